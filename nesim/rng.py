@@ -1,0 +1,46 @@
+"""The game's random numbers: SplitMix64, in plain integers so that the kernel can do the same.
+
+Both engines shuffle with this generator and nothing else, in the same order, so a game is fixed
+by its seed and its decisions. Strategies draw from generators of their own.
+"""
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def mix64(z: int) -> int:
+    """The SplitMix64 finaliser: a bijective scramble of a 64-bit word."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+class SplitMix64:
+    """A tiny, fast, well-mixed 64-bit generator (Steele, Lea and Flood, 2014)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK64
+
+    def next(self) -> int:
+        self.state = (self.state + GOLDEN) & MASK64
+        return mix64(self.state)
+
+    def below(self, n: int) -> int:
+        """A number in [0, n); the modulo bias is below 2**-50 for the n a game uses."""
+        return self.next() % n
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates from the back, the order the kernel uses too."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def derive_seed(*parts: int) -> int:
+    """A seed from several integers (master seed, variant, game index), independent of batching."""
+    h = 0x6A09E667F3BCC908
+    for p in parts:
+        h = mix64(((h ^ (p & MASK64)) + GOLDEN) & MASK64)
+    return h
