@@ -128,6 +128,8 @@ class Game:
         """Yields a decision and returns the answer once it is known to be legal."""
         decision = Decision(kind, p.seat, options, self.round, context)
         choice = normalise(kind, (yield decision))
+        if kind == SELL and isinstance(choice, tuple):  # a set: any order names the same sale
+            choice = tuple(sorted(choice, key=lambda k: self.data.index.get(k, -1)))
         if choice not in options:
             raise IllegalDecision(len(self.log), decision, choice)
         self.log.append((kind, p.seat, choice))
