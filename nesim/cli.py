@@ -95,3 +95,83 @@ def main(argv: list[str] | None = None) -> None:
     except NesimError as exc:  # raised outside any command, e.g. by a context close callback
         click.echo(f"{PROG}: error: {_message(exc)}", err=True)
         sys.exit(USER_ERROR_EXIT)
+
+
+# ---------------------------------------------------------------------------- commands
+
+GAME_CHOICE = click.Choice(["progress", "mecenat", "glory"])
+
+
+def _load(game: str, data_dir: str | None):
+    from nesim.cards import load_game
+
+    return load_game(game, data_dir)
+
+
+data_option = click.option("--data", "data_dir", type=click.Path(file_okay=False), default=None,
+                           help="Read the card tables and rules from this folder instead of the built-in ones.")
+
+
+def _players_count(value: int) -> int:
+    if not 1 <= value <= 4:
+        raise NesimError(f"--players must be 1 to 4, got {value}")
+    return value
+
+
+@cli.command()
+@click.option("--game", required=True, type=GAME_CHOICE, help="Which game to play.")
+@click.option("--players", "n_players", required=True, type=int, help="Number of players, 1-4 (1 = solo).")
+@click.option("--strategies", default="random", show_default=True,
+              help="Comma-separated strategy per seat, or one for every seat.")
+@click.option("--seed", default=0, show_default=True, type=int, help="The game's seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print the events as JSON lines.")
+@data_option
+def play(game: str, n_players: int, strategies: str, seed: int, as_json: bool, data_dir: str | None) -> None:
+    """Play one game and print its log round by round."""
+    from nesim.playlog import json_lines, text_lines
+    from nesim.reference import Game, run_game
+    from nesim.reference.players import reference_players
+
+    n = _players_count(n_players)
+    data = _load(game, data_dir)
+    players = reference_players(strategies, n, seed)
+    g = run_game(Game(data, n, seed, trace=True), players)
+    title = f"{game.capitalize()}, {n} player{'s' * (n != 1)}, seed {seed}, strategies {strategies}"
+    lines = json_lines(g.events) if as_json else text_lines(data, g.events, title)
+    click.echo("\n".join(lines))
+
+
+def _card_rows(data) -> list[dict]:
+    rows = []
+    for b in data.buildings:
+        rows.append({"key": b.key, "name": b.name, "name_ja": b.name_ja, "cost": b.cost,
+                     "asset_value": b.asset_value, "copies": b.copies, "agriculture": b.agriculture,
+                     "industry": b.industry, "facility": b.facility, "sellable": b.sellable,
+                     "workable": b.workable, "workers_needed": b.workers_needed,
+                     "cost_rule": str(b.cost_rule or ""), "end_game": str(b.end_game or ""),
+                     "text": b.text})
+    return rows
+
+
+@cli.command()
+@click.option("--game", required=True, type=GAME_CHOICE, help="Which game's card table.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per building type.")
+@data_option
+def cards(game: str, as_json: bool, data_dir: str | None) -> None:
+    """Print a game's building cards: cost, asset value, copies, icons, rules."""
+    import json
+
+    data = _load(game, data_dir)
+    rows = _card_rows(data)
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+        return
+    icons = lambda r: "".join(c for c, f in (("A", "agriculture"), ("I", "industry"), ("L", "facility")) if r[f])
+    head = f"{'key':<24} {'name':<28} {'cost':>4} {'value':>5} {'copies':>6} {'icons':<5} {'units':>5}  rules"
+    out = [f"{game.capitalize()}: {len(rows)} building types, {data.deck_size()} cards", head, "-" * len(head)]
+    for r in rows:
+        rules = " ".join(x for x in (r["cost_rule"] and f"cost[{r['cost_rule']}]",
+                                     r["end_game"] and f"end[{r['end_game']}]") if x)
+        out.append(f"{r['key']:<24} {r['name'][:28]:<28} {r['cost']:>4} {r['asset_value']:>5} "
+                   f"{r['copies']:>6} {icons(r):<5} {r['workers_needed'] or '-':>5}  {rules}")
+    click.echo("\n".join(out))

@@ -245,6 +245,8 @@ class Game:
                 self._remove_building(p, "burnt_field", p.burnt_worked)
                 self.discard["burnt_field"] += p.burnt_worked
                 p.burnt_worked = 0
+        if self.trace:
+            self.emit("state", **self.snapshot())
 
     def _pay_wages(self, p: Player, owed: int) -> Gen:
         p.sold_value = 0

@@ -1,0 +1,77 @@
+"""The card tables: they match the rulebook's deck sizes, and bad data is refused by name."""
+
+import shutil
+
+import pytest
+
+from nesim.cards import DATA_DIR, DECK_SIZES, load_game
+from nesim.errors import NesimError
+from nesim.reference.effects import implemented_keys
+
+
+@pytest.mark.parametrize("game", ["progress", "mecenat", "glory"])
+def test_decks_have_the_rulebook_sizes_and_every_card_an_effect(game):
+    data = load_game(game)
+    assert data.deck_size() == DECK_SIZES[game]
+    assert {b.key for b in data.buildings} <= implemented_keys(game)
+
+
+def test_lock_cards_are_neither_workable_nor_sellable_and_burnt_field_is_unsellable():
+    for game in ("progress", "mecenat", "glory"):
+        for b in load_game(game).buildings:
+            if b.facility:
+                assert not b.workable and not b.sellable and b.workers_needed == 0
+    bf = load_game("progress").building("burnt_field")
+    assert not bf.sellable and bf.workable and not bf.facility
+
+
+def test_two_worker_cards_of_glory():
+    data = load_game("glory")
+    assert {b.key for b in data.buildings if b.workers_needed == 2} == {"cotton_farm", "coal_mine", "transporter"}
+
+
+def test_rule_parameters_come_from_the_rules_file():
+    r = load_game("mecenat").rules
+    assert r.start_money == (5, 6, 7, 8) and r.hand_limit == 5 and r.max_workers == 5
+    assert r.vp_set_size == 3 and r.vp_set_points == 10 and r.solo_target == 125
+
+
+def bad_copy(tmp_path, filename, old, new):
+    d = tmp_path / "data"
+    shutil.copytree(DATA_DIR, d)
+    text = (d / filename).read_text()
+    assert old in text
+    (d / filename).write_text(text.replace(old, new, 1))
+    return d
+
+
+@pytest.mark.parametrize("filename,old,new,words", [
+    ("progress.csv", "farm,Farm,,農場,1,6,8,1,", "farm,Farm,,農場,1,6,8,2,", ["farm", "agriculture"]),
+    ("progress.csv", "mansion,Mansion,,邸宅,4,28,1,0,0,1,0,0,", "mansion,Mansion,,邸宅,4,28,1,0,0,1,1,0,",
+     ["mansion", "lock"]),
+    ("mecenat.csv", "if_vp:5:4", "if_tokens:5:4", ["cathedral", "if_tokens"]),
+    ("glory.csv", "only_lock:30", "only_lock", ["temple", "only_lock"]),
+    ("rules.toml", "hand_limit = 5", "hand_limit = -1", ["hand_limit"]),
+    ("rules.toml", "hand_limit = 5", "hand_size = 5", ["hand_size"]),
+    ("rules.toml", "wages = [2, 2, 3, 3, 3, 4, 4, 5, 5]", "wages = [2, 2, 3]", ["wages"]),
+])
+def test_bad_data_is_refused_naming_file_card_and_field(tmp_path, filename, old, new, words):
+    game = filename.split(".")[0] if filename.endswith(".csv") else "progress"
+    with pytest.raises(NesimError) as err:
+        load_game(game, bad_copy(tmp_path, filename, old, new))
+    for w in [filename, *words]:
+        assert w in str(err.value)
+
+
+def test_variant_changes_are_checked_and_applied():
+    data = load_game("mecenat")
+    v = data.with_changes(cards={"cathedral": {"cost": 8}, "lottery": {"copies": 0}}, rules={"hand_limit": 6})
+    assert v.building("cathedral").cost == 8 and v.building("lottery").copies == 0 and v.rules.hand_limit == 6
+    assert data.building("cathedral").cost == 10  # the original is untouched
+    for cards, rules in [({"castle": {"cost": 1}}, {}), ({"lottery": {"copies": -1}}, {}),
+                         ({"lottery": {"colour": 1}}, {}), ({}, {"wages": [1, 2]})]:
+        with pytest.raises(NesimError):
+            data.with_changes(cards=cards, rules=rules)
+    everything_gone = {b.key: {"copies": 0} for b in data.buildings}
+    with pytest.raises(NesimError, match="too few"):
+        data.with_changes(cards=everything_gone)
