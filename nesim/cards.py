@@ -191,6 +191,17 @@ class GameData:
         """Round number -> key of the round card that arrives at its start."""
         return {c.round: c.key for c in self.common if c.kind == "round" and c.round is not None}
 
+    def check_solo(self, where: str = "solo") -> None:
+        """The solo game sets cards A and B aside; both must exist (a variant may remove them)."""
+        for name in ("solo_a", "solo_b"):
+            key = getattr(self.rules, name)
+            if self.is_building(key):
+                if self.building(key).copies < 1:
+                    raise NesimError(f"{where}: rules.{name}: the solo game sets aside {key!r}, "
+                                     f"which has no copies")
+            elif not (name == "solo_a" and any(c.key == key and c.kind == "initial" for c in self.common)):
+                raise NesimError(f"{where}: rules.{name}: {key!r} is not a {self.game} building")
+
     def deck_size(self) -> int:
         return sum(b.copies for b in self.buildings)
 
@@ -354,20 +365,12 @@ def _load_rules(game: str, path: Path) -> Rules:
 
 
 def _check_playable(data: GameData, where: str) -> None:
-    """Checks that hold for any card set, edited or not: enough cards to deal, solo cards exist."""
+    """Checks that hold for any card set, edited or not: enough cards to deal four hands."""
     r = data.rules
     deck = data.deck_size()
     if deck < 4 * r.start_hand + 2:
         raise NesimError(f"{where}: the {data.game} deck holds {deck} cards, too few to deal "
                          f"{r.start_hand} to 4 players")
-    for name in ("solo_a", "solo_b"):
-        key = getattr(r, name)
-        if data.is_building(key):
-            if data.building(key).copies < 1:
-                raise NesimError(f"{where}: rules.{name}: the solo game sets aside {key!r}, "
-                                 f"which has no copies")
-        elif not (name == "solo_a" and any(c.key == key and c.kind == "initial" for c in data.common)):
-            raise NesimError(f"{where}: rules.{name}: {key!r} is not a {data.game} building")
 
 
 def _check_effects(data: GameData, where: str) -> None:
@@ -396,8 +399,9 @@ def load_game(game: str, data_dir: Path | str | None = None) -> GameData:
     common = [c for c in common if game in c.games]
     if not any(c.kind == "consumer" for c in common):
         raise NesimError(f"{cpath}: no consumer item card")
+    rules_path = base / "rules.toml"
     data = GameData(game=game, buildings=tuple(buildings), common=tuple(common),
-                    rules=_load_rules(game, base / "rules.toml"), source=str(path))
+                    rules=_load_rules(game, rules_path), source=str(path))
     total = data.deck_size()
     if total != DECK_SIZES[game]:  # the files hold the published game; variants may differ
         raise NesimError(f"{path}: copies add up to {total}, but the {game} deck has {DECK_SIZES[game]} cards")
@@ -405,5 +409,6 @@ def load_game(game: str, data_dir: Path | str | None = None) -> GameData:
     if sorted(rounds) != list(range(2, data.rules.rounds + 1)):
         raise NesimError(f"{cpath}: round cards must cover rounds 2..{data.rules.rounds}, got {sorted(rounds)}")
     _check_playable(data, str(path))
+    data.check_solo(str(rules_path))
     _check_effects(data, str(path))
     return data

@@ -175,3 +175,47 @@ def cards(game: str, as_json: bool, data_dir: str | None) -> None:
         out.append(f"{r['key']:<24} {r['name'][:28]:<28} {r['cost']:>4} {r['asset_value']:>5} "
                    f"{r['copies']:>6} {icons(r):<5} {r['workers_needed'] or '-':>5}  {rules}")
     click.echo("\n".join(out))
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--strategy", default="random", show_default=True, help="Strategy every seat plays.")
+@click.option("--no-startup", is_flag=True, help="Skip timing a fresh process's first game.")
+def bench(as_json: bool, strategy: str, no_startup: bool) -> None:
+    """Games per second of the kernel and the reference engine on the same games."""
+    import json
+
+    from nesim import bench as b
+    from nesim.registry import resolve
+
+    resolve(strategy)  # a bad name is a user error before anything runs
+    results = b.run(strategy)
+    warm = None if no_startup else b.warm_start_seconds()
+    if as_json:
+        click.echo(json.dumps(b.as_json(results, warm)))
+        return
+    click.echo(f"{'game':<10} {'players':>7} {'strategy':<12} {'kernel games/s':>15} "
+               f"{'reference games/s':>18} {'ratio':>8}")
+    for r in results:
+        click.echo(f"{r.game:<10} {r.players:>7} {r.strategy:<12} {r.kernel_games_per_s:>15,.0f} "
+                   f"{r.reference_games_per_s:>18,.1f} {r.ratio:>8,.0f}")
+    if warm is not None:
+        click.echo(f"warm start: {warm:.2f} s from a new process to its first kernel game")
+
+
+@cli.command("strategies")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+def strategies_cmd(as_json: bool) -> None:
+    """List the strategies with their idea and parameters."""
+    import json
+
+    from nesim.registry import modules
+
+    rows = [{"name": m.NAME, "description": m.DESCRIPTION, "params": dict(m.PARAMS)}
+            for m in modules().values()]
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    for r in rows:
+        params = ", ".join(f"{k}={v:g}" for k, v in r["params"].items()) or "no parameters"
+        click.echo(f"{r['name']:<12} {r['description']}\n{'':<12} {params}")

@@ -32,6 +32,8 @@ class Game:
     def __init__(self, data: GameData, n_players: int, seed: int, trace: bool = False) -> None:
         if not 1 <= n_players <= 4:
             raise ValueError(f"a game has 1 to 4 players, not {n_players}")
+        if n_players == 1:
+            data.check_solo()
         self.data = data
         self.rules = data.rules
         self.game = data.game
@@ -54,6 +56,9 @@ class Game:
         self.finished = False
         self.scores: list = []
         self.initial_deck: list[str] = []
+        # after each payday, per player: money, Budget, workers, hand, buildings, wages paid,
+        # unpaid wage cards so far, money from sales (the pacing figures of a dataset)
+        self.round_records: list[list[tuple[int, ...]]] = []
         self._setup()
 
     # ------------------------------------------------------------------ setup (RULES-NOTES §2, §15)
@@ -245,6 +250,8 @@ class Game:
                 self._remove_building(p, "burnt_field", p.burnt_worked)
                 self.discard["burnt_field"] += p.burnt_worked
                 p.burnt_worked = 0
+        self.round_records.append([(p.money, self.budget, p.workers, p.hand_size(), p.building_count(),
+                                    p.wages_paid, p.unpaid, p.sold_value) for p in self.players])
         if self.trace:
             self.emit("state", **self.snapshot())
 

@@ -1,0 +1,71 @@
+"""Games per second of the kernel and of the reference engine on the same games.
+
+The reference engine is timed replaying the kernel's own games (same seeds, same decisions), so
+both engines play exactly the same games; the ratio is measured in one run.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+CONFIGS = (("progress", 2), ("mecenat", 4), ("glory", 4))
+
+
+@dataclass
+class BenchResult:
+    game: str
+    players: int
+    strategy: str
+    kernel_games_per_s: float
+    reference_games_per_s: float
+    ratio: float
+
+
+def measure(game: str, players: int, strategy: str = "random", kernel_games: int = 20_000,
+            reference_games: int = 100) -> BenchResult:
+    from nesim.cards import load_game
+    from nesim.kernel import batch
+    from nesim.reference import replay
+    from nesim.registry import resolve
+
+    data = load_game(game)
+    fn = resolve(strategy).choose
+    seeds = np.arange(kernel_games, dtype=np.uint64)
+    batch.play(data, players, seeds[:2], [fn] * players)  # compiled or loaded from the cache
+    t = time.perf_counter()
+    batch.play(data, players, seeds, [fn] * players)
+    kernel_rate = kernel_games / (time.perf_counter() - t)
+    logged = batch.play(data, players, seeds[:reference_games], [fn] * players, with_log=True)
+    logs = [logged.decision_log(g) for g in range(reference_games)]
+    t = time.perf_counter()
+    for log in logs:
+        replay(data, log)
+    reference_rate = reference_games / (time.perf_counter() - t)
+    return BenchResult(game, players, strategy, round(kernel_rate, 1), round(reference_rate, 1),
+                       round(kernel_rate / reference_rate, 1))
+
+
+def warm_start_seconds() -> float:
+    """Seconds from a new Python process to its first finished kernel game (cache warm)."""
+    code = ("import time; t = time.perf_counter(); import numpy as np; "
+            "from nesim.cards import load_game; from nesim.kernel import batch; "
+            "from nesim.registry import resolve; f = resolve('random').choose; "
+            "batch.play(load_game('glory'), 4, np.arange(1), [f] * 4); print(time.perf_counter() - t)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def run(strategy: str = "random") -> list[BenchResult]:
+    return [measure(game, players, strategy) for game, players in CONFIGS]
+
+
+def as_json(results: list[BenchResult], warm_start: float | None) -> dict:
+    out: dict = {"results": [asdict(r) for r in results]}
+    if warm_start is not None:
+        out["warm_start_s"] = round(warm_start, 2)
+    return out

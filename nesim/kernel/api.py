@@ -1,0 +1,47 @@
+"""What a strategy may use: the decision kinds, the call signature, and helpers for common choices.
+
+A strategy is ``choose(kind, seat, opts, n, ctx, st, tab, params) -> int``, compiled with
+``@njit(STRATEGY_SIG, cache=True)``. It returns the index of its choice among ``opts[:n]``,
+except for ``K_SELL``, where it returns a bit mask over ``opts[:n]`` (the buildings it could sell)
+naming a legal sale. ``st[0]`` is the game state (see ``tables.STATE``), ``tab`` the card table,
+``params`` the strategy's numeric parameters in the order of its ``PARAMS``.
+"""
+
+from numba import njit
+
+from nesim.kernel.core import (CTX_PURPOSE, CTX_REMAINING, CTX_SHORT, CTX_WORKPLACE, K_BUILD,
+                               K_DISCARD, K_KEEP, K_MODE, K_PLACE, K_SELL, OWN, PAIR, P_COST,
+                               P_EFFECT, P_HAND_LIMIT, STRATEGY_SIG, STRATEGY_T, sale_is_legal,
+                               sale_price, strategy_below)
+
+__all__ = ["CTX_PURPOSE", "CTX_REMAINING", "CTX_SHORT", "CTX_WORKPLACE", "K_BUILD", "K_DISCARD",
+           "K_KEEP", "K_MODE", "K_PLACE", "K_SELL", "OWN", "PAIR", "P_COST", "P_EFFECT",
+           "P_HAND_LIMIT", "STRATEGY_SIG", "STRATEGY_T", "random_sale", "sale_is_legal",
+           "sale_price", "strategy_below"]
+
+
+@njit(cache=True)
+def random_sale(s, tab, seat, opts, n, short):
+    """A random legal sale: random buildings until the shortfall is covered, then none too many."""
+    mask = 0
+    total = 0
+    left = n
+    while total < short and left > 0:
+        pick = strategy_below(s, seat, left)
+        for i in range(n):
+            if not (mask >> i) & 1:
+                if pick == 0:
+                    mask |= 1 << i
+                    total += sale_price(s, tab, opts[i])
+                    break
+                pick -= 1
+        left -= 1
+    changed = True
+    while changed:  # drop any building the sale does not need
+        changed = False
+        for i in range(n):
+            if (mask >> i) & 1 and total - sale_price(s, tab, opts[i]) >= short:
+                mask &= ~(1 << i)
+                total -= sale_price(s, tab, opts[i])
+                changed = True
+    return mask

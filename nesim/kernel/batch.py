@@ -1,0 +1,69 @@
+"""Running the kernel from Python: one call plays a batch of games and returns named arrays."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from nesim.cards import GameData
+from nesim.kernel import core
+from nesim.kernel.log import to_reference
+from nesim.kernel.tables import LOGMAX, MAXBUILDS, MAXOPTS, MAXP, MAXROUNDS, STATE, build_table
+from nesim.reference.replay import DecisionLog
+
+MAXPARAMS = 16
+
+
+@dataclass
+class BatchResult:
+    """The results of ``len(seeds)`` games of ``n_players`` players (games on the first axis)."""
+
+    data: GameData
+    n_players: int
+    seeds: np.ndarray  # uint64
+    players: np.ndarray  # (games, MAXP, NPF) int32: core.F_* fields
+    rounds: np.ndarray  # (games, MAXROUNDS, MAXP, NRF) int32: core.RF_* fields after each payday
+    games: np.ndarray  # (games, 5) int64: winner, rounds, Budget at the end, error flags, log length
+    build_card: np.ndarray  # (games, MAXP, MAXBUILDS) int16, -1 past the last build
+    build_round: np.ndarray
+    logs: np.ndarray | None  # (games, LOGMAX) int32 packed decision logs, when asked for
+
+    def field(self, f: int) -> np.ndarray:
+        """One player field (core.F_*) of every game and seat, shape (games, n_players)."""
+        return self.players[:, :self.n_players, f]
+
+    def decision_log(self, g: int) -> DecisionLog:
+        assert self.logs is not None, "the batch was played without logs"
+        return to_reference(self.data, self.n_players, int(self.seeds[g]),
+                            self.logs[g, :self.games[g, 4]])
+
+
+def play(data: GameData, n_players: int, seeds: Sequence[int] | np.ndarray, strategies: Sequence,
+         params: np.ndarray | None = None, with_log: bool = False, table: np.ndarray | None = None) -> BatchResult:
+    """Plays one game per seed; ``strategies`` holds one compiled ``choose`` per seat."""
+    if not 1 <= n_players <= MAXP:
+        raise ValueError(f"1 to {MAXP} players, not {n_players}")
+    if len(strategies) != n_players:
+        raise ValueError(f"{len(strategies)} strategies for {n_players} players")
+    if n_players == 1:
+        data.check_solo()
+    seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+    g = len(seeds)
+    tab = build_table(data) if table is None else table
+    fns = tuple(strategies[i % n_players] for i in range(MAXP))
+    if params is None:
+        params = np.zeros((MAXP, MAXPARAMS))
+    players = np.zeros((g, MAXP, core.NPF), dtype=np.int32)
+    rounds = np.zeros((g, MAXROUNDS, MAXP, core.NRF), dtype=np.int32)
+    games = np.zeros((g, 5), dtype=np.int64)
+    build_card = np.full((g, MAXP, MAXBUILDS), -1, dtype=np.int16)
+    build_round = np.full((g, MAXP, MAXBUILDS), -1, dtype=np.int16)
+    logs = np.zeros((g if with_log else 1, LOGMAX), dtype=np.int32)
+    st = np.zeros(1, dtype=STATE)
+    buf = np.zeros((3, MAXOPTS), dtype=np.int64)
+    core.play_batch(seeds, n_players, tab, fns, np.ascontiguousarray(params, dtype=np.float64), st, buf,
+                    with_log, players, rounds, games, build_card, build_round, logs)
+    return BatchResult(data, n_players, seeds, players, rounds, games, build_card, build_round,
+                       logs if with_log else None)

@@ -1,0 +1,233 @@
+"""The kernel's view of the data: card tables and rules as one int64 array, and the state layout.
+
+Card ids: building types keep their type id (0..B-1, the order of the game's CSV); the consumer
+item is ``CONS``; the common workplaces follow from ``COMMON0``. ``TAB[row, card]`` holds one
+field of one card; row ``R`` holds the rule parameters at the ``R_*`` columns. Changing a card's
+cost or copies, or a rule, changes only this array, so the kernel never recompiles for it.
+
+How each card behaves is its effect id (``E_*``) with up to two numbers (rows ``EA``, ``EB``);
+:func:`effect_of` maps card keys to them and is the kernel's counterpart of
+``nesim/reference/effects``.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from nesim.cards import GameData
+
+MAXP = 4  # players
+NT = 32  # hand/building slots: building types 0..30, consumer item at CONS
+CONS = 31
+COMMON0 = 32
+COMMON_KEYS = ("quarry", "mine", "school", "carpenter", "relics_workplace", "stall", "market",
+               "high_school", "supermarket", "university", "department_store", "technical_college",
+               "world_expo")
+QUARRY, MINE, SCHOOL, CARPENTER, RELICS_WP = range(COMMON0, COMMON0 + 5)
+NCARDS = COMMON0 + len(COMMON_KEYS)
+MAXDECK = 160
+MAXPUB = 64
+MAXBUILDS = 64
+MAXROUNDS = 12
+LOGMAX = 4096
+MAXOPTS = 600
+
+# rows of TAB
+(COST, ASSET, COPIES, AGRI, IND, LOCK, SELLABLE, WORKABLE, NEED, CR_KIND, CR_A, CR_B,
+ END_KIND, END_A, END_B, EFFECT, EA, EB, SHARED, ONBUILD, R) = range(21)
+NROWS = 21
+NCOLS = 64
+
+# columns of row R (rule parameters)
+R_ROUNDS = 0
+R_WAGES = 1  # .. 1 + MAXROUNDS
+R_START_MONEY = 13  # 4 values
+R_SOLO_MONEY = 17
+R_START_HAND = 18
+R_START_WORKERS = 19
+R_MAX_WORKERS = 20
+R_HAND_LIMIT = 21
+R_WAREHOUSE_BONUS = 22
+R_VP_SET = 23
+R_VP_POINTS = 24
+R_UNPAID_PENALTY = 25
+R_CARPENTERS = 26  # 4 values
+R_SOLO_DIV = 30
+R_SOLO_TARGET = 31
+R_SOLO_A = 32  # a card id
+R_SOLO_B = 33
+R_NTYPES = 34
+R_GLORY = 35
+R_ID_WAREHOUSE = 36  # -1 when the game has no such card
+R_ID_COMPANY_HOUSE = 37
+R_ID_BURNT_FIELD = 38
+R_ROUND_CARD = 40  # .. 40 + MAXROUNDS: card id arriving at the start of round r, or -1
+
+# cost rules and end-game rules
+CR_NONE, CR_IF_AGRI, CR_PER_IND, CR_IF_VP = range(4)
+COST_RULE_IDS = {"if_agriculture": CR_IF_AGRI, "per_industry": CR_PER_IND, "if_vp": CR_IF_VP}
+END_RULE_IDS = {k: i + 1 for i, k in enumerate((
+    "per_building", "per_consumer_item", "per_worker", "per_lock", "per_industry", "empty_hand",
+    "double_vp", "forgive_unpaid", "min_buildings", "min_agriculture", "min_industry", "min_lock",
+    "min_vp", "min_workers", "min_consumer_items", "agriculture_value", "industry_value",
+    "agriculture_and_industry", "only_lock"))}
+(END_PER_BUILDING, END_PER_ITEM, END_PER_WORKER, END_PER_LOCK, END_PER_IND, END_EMPTY_HAND,
+ END_DOUBLE_VP, END_FORGIVE, END_MIN_BUILDINGS, END_MIN_AGRI, END_MIN_IND, END_MIN_LOCK,
+ END_MIN_VP, END_MIN_WORKERS, END_MIN_ITEMS, END_AGRI_VALUE, END_IND_VALUE, END_AGRI_AND_IND,
+ END_ONLY_LOCK) = range(1, 20)
+
+# effect ids
+(E_NONE, E_QUARRY, E_MINE, E_SCHOOL, E_RELICS_WP, E_DISCARD_MONEY, E_HIRE_UPTO, E_TECH_COLLEGE,
+ E_TAKE_ITEMS, E_BURNT_FIELD, E_DESIGN_OFFICE, E_MONEY, E_DISCARD_DRAW, E_FILL_HAND, E_DRAW,
+ E_CHEMICAL, E_IRONWORK, E_ITEMS_VP, E_LOTTERY, E_FISH_FARM, E_FARM_RESORT, E_DRAW_VP,
+ E_BREWERY, E_FARM_VILLAGE, E_CHICKEN, E_CAFE, E_MUSEUM_GLORY, E_CONSTRUCT) = range(28)
+
+# construction terms (row EA of an E_CONSTRUCT card): what it builds and how it is paid
+(C_PLAIN, C_DISCOUNT, C_SETTLER, C_CONTRACTOR, C_DOUBLE_CITY, C_TEMPLE, C_BUILDING_CO, C_PREFAB,
+ C_WORLDWIDE, C_COLONY, C_SKYSCRAPER, C_MODERN, C_TRANSPORTER) = range(13)
+
+ONBUILD_NONE, ONBUILD_VP2, ONBUILD_DOLL = range(3)
+
+_COMMON_EFFECTS = {
+    "quarry": (E_QUARRY, 0, 0), "mine": (E_MINE, 0, 0), "school": (E_SCHOOL, 0, 0),
+    "carpenter": (E_CONSTRUCT, C_PLAIN, 0), "relics_workplace": (E_RELICS_WP, 0, 0),
+    "stall": (E_DISCARD_MONEY, 1, 6), "market": (E_DISCARD_MONEY, 2, 12),
+    "supermarket": (E_DISCARD_MONEY, 3, 18), "department_store": (E_DISCARD_MONEY, 4, 24),
+    "world_expo": (E_DISCARD_MONEY, 5, 30), "high_school": (E_HIRE_UPTO, 4, 0),
+    "university": (E_HIRE_UPTO, 5, 0), "technical_college": (E_TECH_COLLEGE, 0, 0),
+}
+_BUILDING_EFFECTS = {
+    "progress": {
+        "farm": (E_TAKE_ITEMS, 2, 0), "plantation": (E_TAKE_ITEMS, 3, 0),
+        "burnt_field": (E_BURNT_FIELD, 0, 0), "design_office": (E_DESIGN_OFFICE, 0, 0),
+        "coffee_shop": (E_MONEY, 5, 0), "factory": (E_DISCARD_DRAW, 2, 4),
+        "car_factory": (E_DISCARD_DRAW, 3, 7), "restaurant": (E_DISCARD_MONEY, 1, 15),
+        "orchard": (E_FILL_HAND, 4, 0), "steel_mill": (E_DRAW, 3, 0),
+        "chemical_plant": (E_CHEMICAL, 0, 0),
+        "construction_company": (E_CONSTRUCT, C_DISCOUNT, 0), "settler": (E_CONSTRUCT, C_SETTLER, 0),
+        "general_contractor": (E_CONSTRUCT, C_CONTRACTOR, 0),
+        "double_city": (E_CONSTRUCT, C_DOUBLE_CITY, 0),
+    },
+    "mecenat": {
+        "potato_field": (E_FILL_HAND, 3, 0), "ironwork": (E_IRONWORK, 0, 0),
+        "temple_carpenter": (E_CONSTRUCT, C_TEMPLE, 0), "cafeteria": (E_DISCARD_MONEY, 1, 8),
+        "vegetable_garden": (E_ITEMS_VP, 2, 1), "lottery": (E_LOTTERY, 0, 0),
+        "building_company": (E_CONSTRUCT, C_BUILDING_CO, 0), "food_factory": (E_DISCARD_DRAW, 2, 4),
+        "fish_farm": (E_FISH_FARM, 0, 0), "prefab_home_builder": (E_CONSTRUCT, C_PREFAB, 0),
+        "farm_resort": (E_FARM_RESORT, 0, 0), "laboratory": (E_DRAW_VP, 2, 1),
+        "worldwide_building": (E_CONSTRUCT, C_WORLDWIDE, 0), "brewery": (E_BREWERY, 0, 0),
+        "shipyard": (E_DISCARD_DRAW, 3, 6), "industrial_park": (E_DRAW, 3, 0),
+        "amusement_park": (E_DISCARD_MONEY, 2, 25), "petrochemical_complex": (E_DRAW, 4, 0),
+    },
+    "glory": {
+        "farm_village": (E_FARM_VILLAGE, 0, 0), "colony": (E_CONSTRUCT, C_COLONY, 0),
+        "workshop": (E_DRAW_VP, 1, 1), "steam_factory": (E_DISCARD_DRAW, 2, 4),
+        "chicken_farm": (E_CHICKEN, 0, 0), "skyscraper_construction": (E_CONSTRUCT, C_SKYSCRAPER, 0),
+        "board_game_cafe": (E_CAFE, 0, 0), "cotton_farm": (E_TAKE_ITEMS, 5, 0),
+        "museum": (E_MUSEUM_GLORY, 0, 0), "coal_mine": (E_DRAW, 5, 0),
+        "modern_architecture": (E_CONSTRUCT, C_MODERN, 0), "theater": (E_DISCARD_MONEY, 2, 20),
+        "smelter": (E_DRAW, 3, 0), "transporter": (E_CONSTRUCT, C_TRANSPORTER, 0),
+        "greenhouse": (E_TAKE_ITEMS, 4, 0), "locomotive_factory": (E_DISCARD_DRAW, 3, 7),
+    },
+}
+_ONBUILD = {("glory", "relics"): ONBUILD_VP2, ("glory", "mechanical_doll"): ONBUILD_DOLL}
+SHARED_AT_3_PLUS = ("stall", "market", "supermarket", "department_store", "world_expo")
+
+
+def effect_of(game: str, key: str) -> tuple[int, int, int]:
+    if key in _COMMON_EFFECTS:
+        return _COMMON_EFFECTS[key]
+    return _BUILDING_EFFECTS[game].get(key, (E_NONE, 0, 0))
+
+
+def card_ids(data: GameData) -> dict[str, int]:
+    """Card key -> kernel card id for one game."""
+    ids = {b.key: i for i, b in enumerate(data.buildings)}
+    ids["consumer_item"] = CONS
+    ids.update({k: COMMON0 + i for i, k in enumerate(COMMON_KEYS)})
+    return ids
+
+
+def build_table(data: GameData) -> np.ndarray:
+    """The int64 array the kernel plays from: card fields, effects and rule parameters."""
+    if len(data.buildings) > CONS:
+        raise ValueError(f"the kernel holds at most {CONS} building types")
+    if data.rules.rounds > MAXROUNDS:
+        raise ValueError(f"the kernel plays at most {MAXROUNDS} rounds")
+    t = np.zeros((NROWS, NCOLS), dtype=np.int64)
+    t[NEED, COMMON0:NCARDS] = 1
+    t[WORKABLE, COMMON0:NCARDS] = 1
+    for i, b in enumerate(data.buildings):
+        t[COST, i], t[ASSET, i], t[COPIES, i] = b.cost, b.asset_value, b.copies
+        t[AGRI, i], t[IND, i], t[LOCK, i] = b.agriculture, b.industry, b.facility
+        t[SELLABLE, i], t[WORKABLE, i], t[NEED, i] = b.sellable, b.workable, b.workers_needed
+        if b.cost_rule is not None:
+            t[CR_KIND, i] = COST_RULE_IDS[b.cost_rule.kind]
+            args = list(b.cost_rule.args) + [0]
+            t[CR_A, i], t[CR_B, i] = args[0], args[1]
+        if b.end_game is not None:
+            t[END_KIND, i] = END_RULE_IDS[b.end_game.kind]
+            args = list(b.end_game.args) + [0, 0]
+            t[END_A, i], t[END_B, i] = args[0], args[1]
+        t[ONBUILD, i] = _ONBUILD.get((data.game, b.key), ONBUILD_NONE)
+    ids = card_ids(data)
+    for key, cid in ids.items():
+        if cid == CONS:
+            continue
+        t[EFFECT, cid], t[EA, cid], t[EB, cid] = effect_of(data.game, key)
+    for key in SHARED_AT_3_PLUS:
+        t[SHARED, ids[key]] = 1
+    r = data.rules
+    t[R, R_ROUNDS] = r.rounds
+    t[R, R_WAGES:R_WAGES + r.rounds] = r.wages
+    t[R, R_START_MONEY:R_START_MONEY + 4] = r.start_money
+    t[R, R_SOLO_MONEY] = r.solo_start_money
+    t[R, R_START_HAND] = r.start_hand
+    t[R, R_START_WORKERS] = r.start_workers
+    t[R, R_MAX_WORKERS] = r.max_workers
+    t[R, R_HAND_LIMIT] = r.hand_limit
+    t[R, R_WAREHOUSE_BONUS] = r.warehouse_hand_bonus
+    t[R, R_VP_SET] = r.vp_set_size
+    t[R, R_VP_POINTS] = r.vp_set_points
+    t[R, R_UNPAID_PENALTY] = r.unpaid_wage_penalty
+    t[R, R_CARPENTERS:R_CARPENTERS + 4] = r.carpenters
+    t[R, R_SOLO_DIV] = r.solo_sale_divisor
+    t[R, R_SOLO_TARGET] = r.solo_target
+    t[R, R_SOLO_A] = ids[r.solo_a]
+    t[R, R_SOLO_B] = ids[r.solo_b]
+    t[R, R_NTYPES] = len(data.buildings)
+    t[R, R_GLORY] = data.game == "glory"
+    for col, key in ((R_ID_WAREHOUSE, "warehouse"), (R_ID_COMPANY_HOUSE, "company_house"),
+                     (R_ID_BURNT_FIELD, "burnt_field")):
+        t[R, col] = data.index.get(key, -1)
+    t[R, R_ROUND_CARD:R_ROUND_CARD + MAXROUNDS] = -1
+    for rnd, key in data.round_cards().items():
+        if rnd <= r.rounds:
+            t[R, R_ROUND_CARD + rnd - 1] = ids[key]
+    return t
+
+
+STATE = np.dtype([
+    ("deck", np.int32, (MAXDECK,)), ("deck_n", np.int32), ("discard", np.int32, (NT,)),
+    ("hand", np.int32, (MAXP, NT)), ("bld", np.int32, (MAXP, NT)), ("used", np.int32, (MAXP, NT)),
+    ("hand_n", np.int32, (MAXP,)), ("bld_n", np.int32, (MAXP,)),
+    ("money", np.int32, (MAXP,)), ("workers", np.int32, (MAXP,)), ("training", np.int32, (MAXP,)),
+    ("dolls", np.int32, (MAXP,)), ("placed", np.int32, (MAXP,)), ("stuck", np.int32, (MAXP,)),
+    ("vp", np.int32, (MAXP,)), ("unpaid", np.int32, (MAXP,)), ("on_mine", np.int32, (MAXP,)),
+    ("burnt", np.int32, (MAXP,)), ("brewery", np.int32, (MAXP,)),
+    ("wages_paid", np.int32, (MAXP,)), ("sold_value", np.int32, (MAXP,)),
+    ("pub_card", np.int32, (MAXPUB,)), ("pub_origin", np.int32, (MAXPUB,)),
+    ("pub_plc", np.int32, (MAXPUB,)), ("pub_side", np.int32, (MAXPUB,)), ("pub_n", np.int32),
+    ("build_card", np.int16, (MAXP, MAXBUILDS)), ("build_round", np.int16, (MAXP, MAXBUILDS)),
+    ("n_builds", np.int32, (MAXP,)),
+    ("budget", np.int64), ("sales_total", np.int64), ("start_player", np.int32),
+    ("round", np.int32), ("n", np.int32), ("error", np.int32), ("n_log", np.int32),
+    ("rng", np.uint64), ("srng", np.uint64, (MAXP,)),
+])
+STATE_T = numba.from_dtype(STATE)
+
+# origin of a general workplace
+ORIG_INITIAL, ORIG_ROUND, ORIG_SOLD, ORIG_SOLO = range(4)
+# error codes a game can end with (0: none)
+ERR_LOG_FULL, ERR_BAD_CHOICE, ERR_BAD_SALE, ERR_OVERFLOW = 1, 2, 4, 8

@@ -1,0 +1,105 @@
+"""The strategy registry: finds every module of the ``strategies`` package and parses specs.
+
+A spec is ``name`` or ``name:param=value,param=value`` (``greedy:reserve=8,build_bias=1.5``).
+Each strategy module defines ``NAME``, ``DESCRIPTION`` (one line), ``PARAMS`` (name -> default)
+and ``choose``, compiled with ``@njit(STRATEGY_SIG, cache=True)``; see strategies/README.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from functools import lru_cache
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from nesim.errors import NesimError
+from nesim.kernel.batch import MAXPARAMS
+
+
+@dataclass(frozen=True)
+class Strategy:
+    name: str
+    description: str
+    defaults: dict[str, float]
+    choose: Any  # the compiled decision function
+    values: tuple[float, ...]  # every parameter, in the order of PARAMS
+
+    @property
+    def label(self) -> str:
+        """The name with the parameters that differ from their defaults, e.g. ``greedy:reserve=8``."""
+        changed = [f"{k}={_fmt(v)}" for (k, d), v in zip(self.defaults.items(), self.values) if v != d]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+    def param_row(self) -> np.ndarray:
+        row = np.zeros(MAXPARAMS)
+        row[:len(self.values)] = self.values
+        return row
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+@lru_cache(maxsize=None)
+def modules() -> dict[str, ModuleType]:
+    import strategies
+
+    found = {}
+    for info in pkgutil.iter_modules(strategies.__path__):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"strategies.{info.name}")
+        if not all(hasattr(mod, a) for a in ("NAME", "DESCRIPTION", "PARAMS", "choose")):
+            continue
+        if len(mod.PARAMS) > MAXPARAMS:
+            raise NesimError(f"strategy {mod.NAME}: at most {MAXPARAMS} parameters")
+        found[mod.NAME] = mod
+    return dict(sorted(found.items()))
+
+
+def resolve(spec: str) -> Strategy:
+    """The strategy a spec names, with its parameters set; a bad spec is a user error."""
+    name, _, rest = spec.strip().partition(":")
+    mods = modules()
+    if name not in mods:
+        raise NesimError(f"unknown strategy {name!r} (known: {', '.join(mods)})")
+    mod = mods[name]
+    values = dict(mod.PARAMS)
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, raw = item.partition("=")
+        if not eq:
+            raise NesimError(f"strategy {spec!r}: expected param=value, got {item!r}")
+        if key not in values:
+            known = ", ".join(mod.PARAMS) or "none"
+            raise NesimError(f"strategy {name}: unknown parameter {key!r} (known: {known})")
+        try:
+            values[key] = float(raw)
+        except ValueError:
+            raise NesimError(f"strategy {name}: parameter {key} must be a number, got {raw!r}") from None
+    return Strategy(name, mod.DESCRIPTION, dict(mod.PARAMS), mod.choose, tuple(values.values()))
+
+
+def resolve_seats(spec: str, n: int) -> list[Strategy]:
+    """One strategy per seat from a list separated by ';' or ',' between names.
+
+    Commas also separate parameters, so ``greedy:reserve=8,random`` is read as two strategies
+    when the part after the comma is a strategy name.
+    """
+    parts: list[str] = []
+    for piece in spec.split(";") if ";" in spec else spec.split(","):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if "=" in piece.split(":")[0] and parts:  # a parameter of the strategy before it
+            parts[-1] += "," + piece
+        else:
+            parts.append(piece)
+    if len(parts) == 1:
+        parts *= n
+    if len(parts) != n:
+        raise NesimError(f"--strategies names {len(parts)} strategies for {n} players")
+    return [resolve(p) for p in parts]

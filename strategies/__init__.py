@@ -1,0 +1,1 @@
+"""Scripted strategies, one module per strategy; see README.md in this folder."""
