@@ -21,7 +21,8 @@ def position(game: str = "progress", n: int = 2, *, round: int = 1, budget: int 
              public: list[str] | None = None, **seat0) -> Game:
     """A fresh game whose seat 0 is set as given (hand, buildings, money, workers, vp, dolls ...).
 
-    ``deck`` lists building keys with the top card *first*. Cards given to a player are taken
+    Seat 0 keeps its 3 dealt cards unless ``hand`` is given. ``deck`` lists building keys with
+    the top card *first* (``top_first(g)`` reads it back the same way). Cards given to a player are taken
     out of the deck model entirely (the conservation check is not meant for these positions).
     ``public`` adds sold buildings (or other workplaces) to the general workplace row.
     """
@@ -91,8 +92,26 @@ def drive(gen, answers) -> list[Decision]:
     return asked
 
 
+def place_at(g: Game, choice: str, *answers, seat: int = 0) -> list[Decision]:
+    """Like ``place`` but names the placement exactly (``pub:<row index>`` or ``own:<key>``)."""
+    legal = g.placement_options(g.players[seat])
+    assert choice in legal, f"{choice} is not a legal placement; legal: {legal}"
+    return drive(g._place(g.players[seat], choice), answers)
+
+
 def payday(g: Game, *answers) -> list[Decision]:
     return drive(g._payday(), answers)
+
+
+def next_round(g: Game) -> None:
+    """The next round's setup: its round card, Brewery items, every unit ready."""
+    g.round += 1
+    g._start_round(g.data.round_cards().get(g.round))
+
+
+def top_first(g: Game) -> list[str]:
+    """The deck with its top card first, the order ``position(deck=...)`` takes."""
+    return list(reversed(g.deck))
 
 
 CI = CONSUMER

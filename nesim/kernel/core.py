@@ -630,14 +630,17 @@ def placement_options(s, tab, p, out, tmp):
     judged = 0
     usable = 0
     k = 0
+    multi = s.n > 1
     for i in range(s.pub_n):
-        if not public_open(s, tab, i):
-            continue
         c = pub_card[i]
         bit = np.int64(1) << c
+        if multi and judged & bit:
+            continue  # another copy was offered already, or copies are not usable
+        if not public_open(s, tab, i):
+            continue
         if judged & bit:
-            if s.n > 1 or not usable & bit:
-                continue  # offered once already, or not usable
+            if not usable & bit:
+                continue
         else:
             judged |= bit
             if units >= tab[NEED, c] and can_use(s, tab, p, c, tmp):
