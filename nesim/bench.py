@@ -27,7 +27,7 @@ class BenchResult:
 
 
 def measure(game: str, players: int, strategy: str = "random", kernel_games: int = 20_000,
-            reference_games: int = 100) -> BenchResult:
+            reference_games: int = 200) -> BenchResult:
     from nesim.cards import load_game
     from nesim.kernel import batch
     from nesim.reference import replay
@@ -60,8 +60,8 @@ def warm_start_seconds() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def run(strategy: str = "random") -> list[BenchResult]:
-    return [measure(game, players, strategy) for game, players in CONFIGS]
+def run(strategy: str = "random", kernel_games: int = 20_000, reference_games: int = 200) -> list[BenchResult]:
+    return [measure(game, players, strategy, kernel_games, reference_games) for game, players in CONFIGS]
 
 
 def as_json(results: list[BenchResult], warm_start: float | None) -> dict:

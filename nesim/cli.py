@@ -181,7 +181,11 @@ def cards(game: str, as_json: bool, data_dir: str | None) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--strategy", default="random", show_default=True, help="Strategy every seat plays.")
 @click.option("--no-startup", is_flag=True, help="Skip timing a fresh process's first game.")
-def bench(as_json: bool, strategy: str, no_startup: bool) -> None:
+@click.option("--kernel-games", default=20_000, show_default=True, type=click.IntRange(1),
+              help="Games the kernel plays per configuration.")
+@click.option("--reference-games", default=200, show_default=True, type=click.IntRange(1),
+              help="Of those, games the reference engine replays.")
+def bench(as_json: bool, strategy: str, no_startup: bool, kernel_games: int, reference_games: int) -> None:
     """Games per second of the kernel and the reference engine on the same games."""
     import json
 
@@ -189,7 +193,7 @@ def bench(as_json: bool, strategy: str, no_startup: bool) -> None:
     from nesim.registry import resolve
 
     resolve(strategy)  # a bad name is a user error before anything runs
-    results = b.run(strategy)
+    results = b.run(strategy, kernel_games, min(reference_games, kernel_games))
     warm = None if no_startup else b.warm_start_seconds()
     if as_json:
         click.echo(json.dumps(b.as_json(results, warm)))

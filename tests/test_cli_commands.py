@@ -110,3 +110,20 @@ def test_card_file_with_a_negative_number_names_card_and_field(tmp_path):
     text = (d / "mecenat.csv").read_text().replace("lottery,Lottery,,宝くじ,2,10,", "lottery,Lottery,,宝くじ,-2,10,")
     (d / "mecenat.csv").write_text(text)
     assert_user_error(nesim("cards", "--game", "mecenat", "--data", str(d)), "lottery", "cost")
+
+
+def test_bench_json_has_the_fields_design_fixes():
+    r = nesim("bench", "--json", "--kernel-games", "50", "--reference-games", "5", "--no-startup")
+    assert r.returncode == 0, r.stderr
+    results = json.loads(r.stdout)["results"]
+    assert {(x["game"], x["players"]) for x in results} == {("progress", 2), ("mecenat", 4), ("glory", 4)}
+    for x in results:
+        assert set(x) == {"game", "players", "strategy", "kernel_games_per_s", "reference_games_per_s", "ratio"}
+        assert x["kernel_games_per_s"] > 0 and x["reference_games_per_s"] > 0
+        assert abs(x["ratio"] - x["kernel_games_per_s"] / x["reference_games_per_s"]) < 0.1 * x["ratio"] + 0.1
+
+
+def test_strategies_json_lists_random():
+    rows = {r["name"]: r for r in json.loads(nesim("strategies", "--json").stdout)}
+    assert rows["random"]["params"] == {} and rows["random"]["description"]
+    assert all(set(r) == {"name", "description", "params"} for r in rows.values())

@@ -64,7 +64,7 @@ class Game:
     # ------------------------------------------------------------------ setup (RULES-NOTES §2, §15)
 
     def _setup(self) -> None:
-        from nesim.reference.effects import ROUND_CARD_KEYS  # noqa: F401  (keeps the registry loaded)
+        import nesim.reference.effects  # noqa: F401  (registers every card's effect)
 
         r = self.rules
         deck = [b.key for b in self.data.buildings for _ in range(b.copies)]
