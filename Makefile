@@ -27,10 +27,13 @@ test: venv
 test-all: venv
 	$(VPY) -m pytest -q $(PYTEST_ARGS)
 
+# A modest simulation of each game into reports/demo-data/ (the report arrives with #7).
+DEMO_GAMES ?= 20000
 demo: venv
-	$(VENV)/bin/nesim play --game progress --players 2 --seed 1
-	$(VENV)/bin/nesim play --game mecenat --players 3 --seed 1
-	$(VENV)/bin/nesim play --game glory --players 4 --seed 1
+	$(VENV)/bin/nesim simulate --game progress --players 2 --games $(DEMO_GAMES) --seed 1 --jobs 2 --force --out reports/demo-data/progress-2p
+	$(VENV)/bin/nesim simulate --game mecenat --players 3 --games $(DEMO_GAMES) --seed 1 --jobs 2 --force --out reports/demo-data/mecenat-3p
+	$(VENV)/bin/nesim simulate --game glory --players 4 --games $(DEMO_GAMES) --seed 1 --jobs 2 --force --out reports/demo-data/glory-4p
+	$(VENV)/bin/nesim replay reports/demo-data/glory-4p 0 | tail -6
 
 bench: venv
 	$(VENV)/bin/nesim bench

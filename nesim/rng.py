@@ -44,3 +44,27 @@ def derive_seed(*parts: int) -> int:
     for p in parts:
         h = mix64(((h ^ (p & MASK64)) + GOLDEN) & MASK64)
     return h
+
+
+def game_seeds(master: int, n_players: int, indices) -> "np.ndarray":
+    """``derive_seed(master, n_players, i)`` for every index i, as uint64, vectorised.
+
+    The variant is deliberately not an input: every variant of a sweep plays the same seeds
+    (common random numbers), so the differences between variants carry less noise.
+    """
+    import numpy as np
+
+    idx = np.asarray(indices, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        h = np.uint64(0x6A09E667F3BCC908)
+        for p in (master, n_players):
+            h = _mix64_np((h ^ np.uint64(p & MASK64)) + np.uint64(GOLDEN))
+        return _mix64_np((h ^ idx) + np.uint64(GOLDEN))
+
+
+def _mix64_np(z):
+    import numpy as np
+
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))

@@ -1,0 +1,169 @@
+"""The dataset on disk: its four Parquet tables, the manifest, and writing both whole.
+
+A dataset is a directory::
+
+    manifest.json            what was run and which chunks are done
+    games/part-NNNNN.parquet     one row per game
+    players/part-NNNNN.parquet   one row per player per game
+    builds/part-NNNNN.parquet    one row per building built
+    rounds/part-NNNNN.parquet    one row per player per round
+
+Every file is written under a temporary name in its own folder and then renamed, so a killed run
+leaves either a whole file or a ``.tmp`` file that nothing reads as data. A chunk counts as done
+only once its four parts are in place and the manifest says so.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from nesim.errors import NesimError
+
+TABLES = ("games", "players", "builds", "rounds")
+MANIFEST = "manifest.json"
+FORMAT = 1
+
+_KEY = [("game_id", pa.int64()), ("variant", pa.string()), ("game", pa.string()),
+        ("n_players", pa.int8())]
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "games": pa.schema(_KEY + [
+        ("seed", pa.uint64()), ("winner_seat", pa.int8()), ("rounds_played", pa.int8()),
+        ("household_end", pa.int32()), ("strategies", pa.string())]),
+    "players": pa.schema(_KEY + [
+        ("seat", pa.int8()), ("strategy", pa.string()), ("score", pa.int16()), ("rank", pa.int8()),
+        ("win", pa.bool_()), ("money", pa.int16()), ("building_points", pa.int16()),
+        ("bonus_points", pa.int16()), ("vp_tokens", pa.int16()), ("vp_points", pa.int16()),
+        ("unpaid_wages", pa.int16()), ("workers", pa.int8()), ("buildings", pa.int8()),
+        ("solo_cleared", pa.bool_())]),
+    "builds": pa.schema(_KEY + [("seat", pa.int8()), ("card", pa.string()), ("round", pa.int8())]),
+    "rounds": pa.schema(_KEY + [
+        ("seat", pa.int8()), ("round", pa.int8()), ("money", pa.int16()), ("household", pa.int32()),
+        ("workers", pa.int8()), ("hand", pa.int16()), ("buildings", pa.int16()),
+        ("wages_paid", pa.int16()), ("unpaid_wages", pa.int16()), ("sold", pa.int16())]),
+}
+
+
+def table_from_columns(name: str, columns: dict[str, Any]) -> pa.Table:
+    """A table of the named schema from numpy or Arrow arrays (a scalar is repeated)."""
+    schema = SCHEMAS[name]
+    n = max((len(v) for v in columns.values() if isinstance(v, (np.ndarray, pa.Array))), default=0)
+    arrays = []
+    for f in schema:
+        v = columns[f.name]
+        if isinstance(v, pa.Array):
+            arrays.append(v.cast(f.type))
+        elif isinstance(v, np.ndarray):
+            arrays.append(pa.array(v, type=f.type))
+        else:
+            arrays.append(_repeat(v, f.type, n))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _repeat(value: Any, type_: pa.DataType, n: int) -> pa.Array:
+    if pa.types.is_string(type_):
+        return pa.DictionaryArray.from_arrays(pa.array(np.zeros(n, np.int32)), pa.array([value])).cast(type_)
+    return pa.array(np.full(n, value), type=type_)
+
+
+def parquet_bytes(table: pa.Table) -> bytes:
+    """The table as a Parquet file in memory, so that a worker can compress and the driver write."""
+    sink = io.BytesIO()
+    pq.write_table(table, sink, compression="zstd")
+    return sink.getvalue()
+
+
+def part_name(chunk: int) -> str:
+    return f"part-{chunk:05d}.parquet"
+
+
+def write_whole(path: Path, payload: bytes) -> None:
+    """Writes a file under a temporary name beside it, then renames it into place."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(payload)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def write_parts(out: Path, chunk: int, parts: dict[str, bytes]) -> None:
+    for name in TABLES:
+        folder = out / name
+        folder.mkdir(exist_ok=True)
+        write_whole(folder / part_name(chunk), parts[name])
+
+
+def part_rows(out: Path, chunk: int) -> dict[str, int] | None:
+    """Row counts of a chunk's four parts, or None when one is missing or unreadable."""
+    rows = {}
+    for name in TABLES:
+        path = out / name / part_name(chunk)
+        try:
+            meta = pq.read_metadata(path)
+        except (OSError, pa.ArrowException):
+            return None
+        if meta.schema.to_arrow_schema().names != SCHEMAS[name].names:
+            return None
+        rows[name] = meta.num_rows
+    return rows
+
+
+def remove_parts(out: Path, chunk: int) -> None:
+    for name in TABLES:
+        for p in (out / name / part_name(chunk), out / name / (part_name(chunk) + ".tmp")):
+            p.unlink(missing_ok=True)
+
+
+def write_manifest(out: Path, manifest: dict) -> None:
+    write_whole(out / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
+
+
+def read_manifest(path: str | Path) -> dict:
+    """The manifest of a dataset directory; a missing or unreadable one is a user error."""
+    p = Path(path) / MANIFEST
+    try:
+        manifest = json.loads(p.read_text())
+    except FileNotFoundError:
+        raise NesimError(f"{path}: not a nesim dataset (no {MANIFEST})") from None
+    except (OSError, ValueError) as exc:
+        raise NesimError(f"{p}: unreadable manifest ({exc})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise NesimError(f"{p}: not a nesim dataset manifest of format {FORMAT}")
+    return manifest
+
+
+def read_table(path: str | Path, name: str, columns: list[str] | None = None,
+               filters: list | None = None) -> pa.Table:
+    """One table of a dataset, read only from the parts the manifest lists as done."""
+    path = Path(path)
+    manifest = read_manifest(path)
+    files = [str(path / name / part_name(c["id"])) for c in manifest["chunks"] if c["status"] == "done"]
+    if not files:
+        return SCHEMAS[name].empty_table() if columns is None else \
+            pa.schema([SCHEMAS[name].field(c) for c in columns]).empty_table()
+    import pyarrow.dataset as ds
+
+    return ds.dataset(files, format="parquet", schema=SCHEMAS[name]).to_table(
+        columns=columns, filter=_filter(filters))
+
+
+def _filter(filters):
+    if not filters:
+        return None
+    import pyarrow.compute as pc
+
+    expr = None
+    for col, op, value in filters:
+        f = pc.field(col)
+        e = f.isin(value) if op == "in" else f == value
+        expr = e if expr is None else expr & e
+    return expr
