@@ -1,0 +1,53 @@
+"""Scripted strategies: legal in every game, their parameters matter, and they beat random."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nesim.cards import load_game
+from nesim.kernel import batch, core
+from nesim.reference import replay
+from nesim.registry import modules, resolve
+
+GAMES = ("progress", "mecenat", "glory")
+SCRIPTED = [name for name in modules() if name != "random"]
+
+
+def play(game, specs, seeds):
+    strategies = [resolve(s) for s in specs]
+    params = np.stack([s.param_row() for s in strategies] + [np.zeros(batch.MAXPARAMS)] * (4 - len(specs)))
+    return batch.play(load_game(game), len(specs), seeds, [s.choose for s in strategies], params, with_log=True)
+
+
+@pytest.mark.parametrize("name", SCRIPTED)
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_strategy_plays_only_legal_decisions(name, game, n):
+    res = play(game, [name] * n, np.arange(300, dtype=np.uint64))
+    assert not res.games[:, 3].any(), "the kernel flagged an illegal choice"
+    data = load_game(game)
+    for g in range(0, 300, 60):  # a sample replayed decision by decision in the reference engine
+        final = replay(data, res.decision_log(g))
+        assert [p.money for p in final.players] == list(res.field(core.F_MONEY)[g])
+
+
+def win_rate(game, a, b, games=1000):
+    """Seat-rotated two-player win rate of strategy a against b."""
+    seeds = np.arange(games, dtype=np.uint64)
+    first = play(game, [a, b], seeds).field(core.F_RANK)[:, 0] == 1
+    second = play(game, [b, a], seeds).field(core.F_RANK)[:, 1] == 1
+    return (first.sum() + second.sum()) / (2 * games)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_greedy_beats_random(game):
+    # measured 0.99 / 0.82 / 0.83 over 4,000 games; a random-like strategy sits near 0.5 (sd 0.011)
+    assert win_rate(game, "greedy", "random") > 0.7
+
+
+def test_the_wage_reserve_parameter_reaches_greedy():
+    seeds = np.arange(1500, dtype=np.uint64)
+    careless = play("mecenat", ["greedy:reserve=0"] * 2, seeds).field(core.F_UNPAID).mean()
+    careful = play("mecenat", ["greedy:reserve=2"] * 2, seeds).field(core.F_UNPAID).mean()
+    assert careful < careless - 0.5, (careful, careless)
