@@ -27,19 +27,25 @@ test: venv
 test-all: venv
 	$(VPY) -m pytest -q $(PYTEST_ARGS)
 
-# A modest simulation of each game into reports/demo-data/ (the report arrives with #7).
-DEMO_GAMES ?= 20000
+# The main job on a small default: each game at 2, 3 and 4 players with greedy against random,
+# into reports/demo-data/, and one report of all of it in reports/demo.html.
+DEMO_GAMES ?= 10000
+DEMO_SIM = $(VENV)/bin/nesim simulate --games $(DEMO_GAMES) --seed 1 --jobs 2 --force --quiet
 demo: venv
-	$(VENV)/bin/nesim simulate --game progress --players 2 --games $(DEMO_GAMES) --seed 1 --jobs 2 --force --out reports/demo-data/progress-2p
-	$(VENV)/bin/nesim simulate --game mecenat --players 3 --games $(DEMO_GAMES) --seed 1 --jobs 2 --force --out reports/demo-data/mecenat-3p
-	$(VENV)/bin/nesim simulate --game glory --players 4 --games $(DEMO_GAMES) --seed 1 --jobs 2 --force --out reports/demo-data/glory-4p
+	@for g in progress mecenat glory; do \
+	  echo "simulating $$g ($(DEMO_GAMES) games each at 2, 3 and 4 players)"; \
+	  $(DEMO_SIM) --game $$g --players 2 --strategies greedy,random --out reports/demo-data/$$g-2p || exit 2; \
+	  $(DEMO_SIM) --game $$g --players 3 --strategies greedy,random,random --out reports/demo-data/$$g-3p || exit 2; \
+	  $(DEMO_SIM) --game $$g --players 4 --strategies greedy,greedy,random,random --out reports/demo-data/$$g-4p || exit 2; \
+	done
+	$(VENV)/bin/nesim report reports/demo-data/* --out reports/demo.html
 	$(VENV)/bin/nesim replay reports/demo-data/glory-4p 0 | tail -6
 
 bench: venv
 	$(VENV)/bin/nesim bench
 
-report:
-	@echo "make report: reports arrive with the report issue; nothing to do yet."
+report: venv
+	$(VENV)/bin/nesim report reports/demo-data/* --out reports/demo.html
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis

@@ -326,3 +326,22 @@ def replay(directory: str, game_id: int, as_json: bool) -> None:
         sys.exit(1)
     if not as_json:
         click.echo(f"regenerated scores {again} equal the stored ones")
+
+
+@cli.command()
+@click.argument("directories", nargs=-1, required=True, type=click.Path(path_type=str))
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=str), help="HTML file to write.")
+@click.option("--quiet", is_flag=True, help="No progress lines.")
+def report(directories: tuple[str, ...], out: str, quiet: bool) -> None:
+    """Build one self-contained HTML report from one or more datasets."""
+    from pathlib import Path
+
+    from nesim.report import build_report
+
+    parent = Path(out).resolve().parent
+    if not parent.is_dir():
+        raise NesimError(f"--out {out}: folder {parent} does not exist")
+    progress = None if quiet else (lambda message: click.echo(f"report: {message}", err=True))
+    build_report(list(directories), out, progress=progress)
+    if not quiet:
+        click.echo(f"report written to {out}")

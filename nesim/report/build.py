@@ -1,0 +1,532 @@
+"""``build_report``: one self-contained HTML report from one or more datasets.
+
+The numbers come from :mod:`nesim.stats`, the figures from :mod:`nesim.report.figures`, the page from
+``templates/report.html.j2`` (inline CSS and a small inline table sorter; no network resources).
+The file is rendered to a temporary file in the destination folder and renamed into place.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import math
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from nesim import stats as S
+from nesim.errors import NesimError
+
+PLAYER_COLUMNS = ["game_id", "variant", "game", "n_players", "seat", "strategy", "score", "rank", "win",
+                  "money", "building_points", "bonus_points", "vp_points", "unpaid_wages",
+                  "solo_cleared"]
+GAME_COLUMNS = ["game_id", "variant", "game", "n_players", "rounds_played", "household_end"]
+BUILD_COLUMNS = ["game_id", "variant", "game", "n_players", "seat", "card", "round"]
+GAME_ORDER = {"progress": 0, "mecenat": 1, "glory": 2}
+
+
+# ---------------------------------------------------------------------------- tables
+
+
+@dataclass
+class Table:
+    id: str
+    caption: str
+    headers: list[str]
+    rows: list[list[tuple[str, Any]]]  # (text, sort key) per cell
+    row_classes: list[str]
+    note: str = ""
+    collapsed: bool = False
+
+
+def _num(x) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(v) else v
+
+
+def _fmt(kind: str, row: pd.Series, key):
+    """(text, sort key) of one cell. Kinds: str, int, f1, f2, f3, pct, ci_pct (key = (lo, hi)),
+    ci (key = (lo, hi), 2 decimals), ci1, p."""
+    if kind in ("ci_pct", "ci", "ci1"):
+        lo, hi = _num(row[key[0]]), _num(row[key[1]])
+        if lo is None or hi is None:
+            return "–", ""
+        if kind == "ci_pct":
+            return f"[{100 * lo:.1f}, {100 * hi:.1f}]", lo
+        digits = 1 if kind == "ci1" else 2
+        return f"[{lo:.{digits}f}, {hi:.{digits}f}]", lo
+    v = row[key]
+    if kind == "str":
+        return str(v), str(v)
+    if kind == "bool":
+        return ("yes" if bool(v) else ""), int(bool(v))
+    x = _num(v)
+    if x is None:
+        return "–", ""
+    if kind == "int":
+        return f"{int(round(x)):,}", x
+    if kind == "pct":
+        return f"{100 * x:.1f}%", x
+    if kind == "dpct":
+        return f"{100 * x:+.1f} pp", x
+    if kind == "p":
+        return (f"{x:.2g}" if x >= 1e-4 else "<1e-4"), x
+    if kind == "signed":
+        return f"{x:+.2f}", x
+    digits = {"f1": 1, "f2": 2, "f3": 3}.get(kind, 2)
+    return f"{x:.{digits}f}", x
+
+
+def make_table(table_id: str, caption: str, df: pd.DataFrame, columns: Sequence[tuple[str, Any, str]],
+               flag: str | None = None, note: str = "", collapsed: bool = False,
+               max_rows: int = 2000) -> Table:
+    """A table from a DataFrame; ``columns`` = (header, column or (lo, hi), kind)."""
+    rows, classes = [], []
+    for _, r in df.head(max_rows).iterrows():
+        rows.append([_fmt(kind, r, key) for _, key, kind in columns])
+        classes.append("flagged" if flag and bool(r.get(flag, False)) else "")
+    if len(df) > max_rows:
+        note = (note + " " if note else "") + f"First {max_rows:,} of {len(df):,} rows."
+    return Table(table_id, caption, [h for h, _, _ in columns], rows, classes, note, collapsed)
+
+
+# ---------------------------------------------------------------------------- report model
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    intro: str = ""
+    blocks: list = field(default_factory=list)  # ("h3", text) | ("figure", Figure) | ("table", Table) | ("p", text)
+
+    def h3(self, text):
+        self.blocks.append(("h3", text))
+
+    def p(self, text):
+        self.blocks.append(("p", text))
+
+    def figure(self, fig):
+        self.blocks.append(("figure", fig))
+
+    def table(self, t):
+        self.blocks.append(("table", t))
+
+    @property
+    def figures(self):
+        return [b for k, b in self.blocks if k == "figure"]
+
+
+def _slug(*parts) -> str:
+    s = "-".join(str(p) for p in parts).lower()
+    return "".join(c if c.isalnum() or c == "-" else "-" for c in s)
+
+
+def _group_label(game, n) -> str:
+    return f"{str(game).capitalize()}, {'solo' if int(n) == 1 else f'{int(n)} players'}"
+
+
+def _sorted_groups(df: pd.DataFrame) -> list[tuple[str, int]]:
+    pairs = {(str(g), int(n)) for g, n in zip(df["game"], df["n_players"])}
+    return sorted(pairs, key=lambda p: (GAME_ORDER.get(p[0], 9), p[0], p[1]))
+
+
+def _sel(df: pd.DataFrame, game, n, variant=None) -> pd.DataFrame:
+    m = (df["game"].astype(str) == game) & (df["n_players"].astype(int) == n)
+    if variant is not None:
+        m &= df["variant"].astype(str) == variant
+    return df[m]
+
+
+def _order_variants(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
+    """Sorts rows by game, player count, then baseline first, keeping the order within."""
+    if not len(df):
+        return df
+    key = pd.DataFrame({"g": df["game"].astype(str).map(lambda g: GAME_ORDER.get(g, 9)),
+                        "n": df["n_players"].astype(int),
+                        "b": (df["variant"].astype(str) != baseline).astype(int),
+                        "v": df["variant"].astype(str), "i": np.arange(len(df))}, index=df.index)
+    return df.loc[key.sort_values(["g", "n", "b", "v", "i"]).index]
+
+
+# ---------------------------------------------------------------------------- build
+
+
+def _variant_meta(manifests: list[dict]):
+    cards: dict[tuple[str, str], list] = {}
+    penalty: dict[tuple[str, str], float] = {}
+    for m in manifests:
+        for v in m.get("variants") or []:
+            if not isinstance(v, dict) or "name" not in v:
+                continue
+            games = [v["game"]] if v.get("game") else list(m.get("games") or [])
+            for g in games:
+                if isinstance(v.get("cards"), list):
+                    cards.setdefault((g, v["name"]), v["cards"])
+                rules = v.get("rules") or {}
+                if "unpaid_wage_penalty" in rules:
+                    penalty.setdefault((g, v["name"]), float(rules["unpaid_wage_penalty"]))
+    return cards, penalty
+
+
+def _overview(dirs: Sequence[str], manifests: list[dict], games: pd.DataFrame, length: pd.DataFrame,
+              ties: pd.DataFrame, baseline: str) -> Section:
+    sec = Section("overview", "Overview",
+                  "What was run, from each dataset's manifest, and how many games each group holds. "
+                  f"Comparisons use the variant <code>{html.escape(baseline)}</code> as the baseline.")
+    rows = []
+    for d, m in zip(dirs, manifests):
+        chunks = m.get("chunks") if isinstance(m.get("chunks"), list) else []
+        done = sum(1 for c in chunks if isinstance(c, dict) and c.get("status", "done") == "done")
+        variants = [v.get("name", "?") if isinstance(v, dict) else str(v) for v in m.get("variants") or []]
+        cmd = m.get("command")
+        rows.append({"dataset": str(d), "command": " ".join(map(str, cmd)) if isinstance(cmd, list) else str(cmd or ""),
+                     "version": str(m.get("nesim_version", "")), "games": ", ".join(map(str, m.get("games") or [])),
+                     "players": ", ".join(map(str, m.get("players") or [])),
+                     "strategies": ", ".join(map(str, m.get("strategies") or [])),
+                     "variants": ", ".join(dict.fromkeys(variants)), "seed": str(m.get("seed", "")),
+                     "per_variant": m.get("games_per_variant", np.nan),
+                     "chunks": f"{done}/{len(chunks)}" if chunks else "", "baseline": str(m.get("baseline", "baseline"))})
+    sec.table(make_table("tab-datasets", "Datasets", pd.DataFrame(rows), [
+        ("dataset", "dataset", "str"), ("command", "command", "str"), ("nesim", "version", "str"),
+        ("games", "games", "str"), ("players", "players", "str"), ("strategies", "strategies", "str"),
+        ("variants", "variants", "str"), ("baseline", "baseline", "str"), ("master seed", "seed", "str"),
+        ("games per variant", "per_variant", "int"), ("chunks done", "chunks", "str")]))
+    t = length.merge(ties.drop(columns=["games"]).rename(columns={"rate": "tie_rate", "lo": "tie_lo",
+                                                                  "hi": "tie_hi"}),
+                     on=S.GROUP, how="left")
+    t = _order_variants(t, baseline)
+    sec.table(make_table("tab-groups", "Games per group, game length and ties", t, [
+        ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
+        ("games", "games", "int"), ("mean rounds", "mean", "f2"), ("95% CI", ("lo", "hi"), "ci"),
+        ("min", "min", "int"), ("max", "max", "int"), ("household at end", "household_end", "f1"),
+        ("tie rate", "tie_rate", "pct"), ("tie 95% CI", ("tie_lo", "tie_hi"), "ci_pct")],
+        note="Tie rate: share of games whose two best scores are equal (decided by the tie-break)."))
+    return sec
+
+
+def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.PathLike,
+                 progress: Callable[[str], None] | None = None) -> None:
+    """Writes one self-contained HTML report about the datasets in ``dataset_dirs`` to ``out_file``.
+
+    Raises NesimError (one line naming the path) when a dataset is missing or unreadable or the
+    output cannot be written. ``progress(message)`` is called as each section starts."""
+    say = progress or (lambda message: None)
+    dirs = [str(d) for d in dataset_dirs]
+    if not dirs:
+        raise NesimError("report: no dataset directory given")
+    out_path = Path(out_file)
+    say("reading datasets")
+    manifests = [S.read_manifest(d) for d in dirs]
+    games = S.read_table(dirs, "games", GAME_COLUMNS)
+    if not len(games):
+        raise NesimError(f"{dirs[0] if len(dirs) == 1 else ', '.join(dirs)}: dataset holds no finished games")
+    players = S.read_table(dirs, "players", PLAYER_COLUMNS)
+    builds = S.read_table(dirs, "builds", BUILD_COLUMNS, reduce=S.first_builds)
+    pace = S.read_pacing(dirs)
+
+    variants_present = list(dict.fromkeys(games["variant"].astype(str)))
+    baseline = next((m.get("baseline") for m in manifests if m.get("baseline") in variants_present), None)
+    if baseline is None:
+        baseline = "baseline" if "baseline" in variants_present else variants_present[0]
+    groups = _sorted_groups(games)
+    variant_cards, penalties = _variant_meta(manifests)
+
+    def main_variant(game, n):
+        vs = list(dict.fromkeys(_sel(games, game, n)["variant"].astype(str)))
+        return baseline if baseline in vs else vs[0]
+
+    def cards_of(game, variant):
+        t = S.card_info(game, variant_cards.get((game, variant)))
+        return t
+
+    def penalty_of(game, variant):
+        if (game, variant) in penalties:
+            return penalties[(game, variant)]
+        from nesim.cards import load_game
+        return float(load_game(game).rules.unpaid_wage_penalty)
+
+    from nesim.report import figures as F
+
+    sections: list[Section] = []
+    length = S.game_length(games)
+    ties = S.tie_rate(players)
+    say("overview")
+    sections.append(_overview(dirs, manifests, games, length, ties, baseline))
+
+    # ---- strategies
+    say("strategies")
+    win = S.strategy_win_rates(players)
+    rating = S.ratings(players)
+    pairs = S.pairings(players)
+    scores = S.score_summary(players)
+    sec = Section("strategies", "Strategies",
+                  "Win rate per strategy (player-games won; solo: cleared) with 95% Wilson intervals "
+                  "against the fair share 1/N; head-to-head results; score distributions; "
+                  "Bradley-Terry ratings on the Elo scale (1500 = average; +100 = wins 64% of "
+                  "meetings). Figures show the baseline variant; tables list every variant.")
+    for game, n in groups:
+        if n == 1:
+            continue
+        v = main_variant(game, n)
+        w = _sel(win, game, n, v)
+        if len(w):
+            sec.figure(F.strategies_figure(f"fig-strategies-{_slug(game, n)}", f"{_group_label(game, n)} ({v})",
+                                           w, _sel(players, game, n, v), _sel(rating, game, n, v)))
+    multi = lambda df: df[df["n_players"].astype(int) > 1]
+    sec.table(make_table("tab-strategy-win", "Win rate per strategy", _order_variants(multi(win), baseline), [
+        ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
+        ("strategy", "strategy", "str"), ("player-games", "n", "int"), ("wins", "k", "int"),
+        ("win rate", "rate", "pct"), ("95% CI", ("lo", "hi"), "ci_pct"), ("1/N", "fair", "pct"),
+        ("p vs 1/N", "p_fair", "p")]))
+    rt = rating.merge(scores[S.GROUP + ["strategy", "mean", "lo", "hi"]].rename(
+        columns={"lo": "s_lo", "hi": "s_hi", "mean": "score_mean"}), on=S.GROUP + ["strategy"], how="left") \
+        if len(rating) else rating
+    if len(rt):
+        sec.table(make_table("tab-ratings", "Ratings (Bradley-Terry, Elo scale) and mean score",
+                             _order_variants(rt, baseline), [
+            ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
+            ("strategy", "strategy", "str"), ("rating", "rating", "f1"), ("95% CI", ("lo", "hi"), "ci1"),
+            ("games", "games", "int"), ("wins", "wins", "int"), ("mean score", "score_mean", "f2"),
+            ("score 95% CI", ("s_lo", "s_hi"), "ci")],
+            note="Each game counts as a win of its winner over every other player. Intervals come "
+                 "from the Fisher information and are somewhat narrow with 3-4 players, whose "
+                 "comparisons within one game are correlated."))
+    if len(pairs):
+        sec.table(make_table("tab-pairings", "Head to head: share of meetings in which the strategy "
+                             "finished ahead of the opponent", _order_variants(pairs, baseline), [
+            ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
+            ("strategy", "strategy", "str"), ("opponent", "opponent", "str"), ("meetings", "n", "int"),
+            ("ahead", "k", "int"), ("rate", "rate", "pct"), ("95% CI", ("lo", "hi"), "ci_pct")]))
+    sec.table(make_table("tab-scores", "Score distribution per strategy", _order_variants(scores, baseline), [
+        ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
+        ("strategy", "strategy", "str"), ("n", "n", "int"), ("mean", "mean", "f2"),
+        ("95% CI", ("lo", "hi"), "ci"), ("sd", "sd", "f2"), ("10%", "q10", "f1"), ("25%", "q25", "f1"),
+        ("median", "median", "f1"), ("75%", "q75", "f1"), ("90%", "q90", "f1")], collapsed=True))
+    sections.append(sec)
+
+    # ---- seats
+    say("seats")
+    seats = S.seat_win_rates(players)
+    balance = S.seat_balance(seats)
+    sec = Section("seats", "Seats",
+                  "Win rate by seat (seat 0 = start player) against 1/N, with 95% intervals. "
+                  "Balance = 1 - the largest gap between two seats' win rates (1 = perfectly fair).")
+    for game, n in groups:
+        if n == 1:
+            continue
+        v = main_variant(game, n)
+        s = _sel(seats, game, n, v)
+        b = _sel(balance, game, n, v)
+        if len(s):
+            sec.figure(F.seats_figure(f"fig-seats-{_slug(game, n)}", f"{_group_label(game, n)} ({v})", s,
+                                      float(b["balance"].iloc[0]) if len(b) else float("nan")))
+    if len(balance):
+        sec.table(make_table("tab-balance", "Seat balance", _order_variants(balance, baseline), [
+            ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
+            ("balance", "balance", "f3"), ("95% CI", ("balance_lo", "balance_hi"), "ci"),
+            ("best seat", "best_seat", "int"), ("worst seat", "worst_seat", "int"),
+            ("gap", "gap", "pct"), ("games", "games", "int")],
+            note="The interval is that of the best-minus-worst seat difference; choosing the seats "
+                 "from the data makes the balance look a little worse than it is."))
+        sec.table(make_table("tab-seats", "Win rate by seat", _order_variants(seats, baseline), [
+            ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
+            ("seat", "seat", "int"), ("games", "n", "int"), ("win rate", "rate", "pct"),
+            ("95% CI", ("lo", "hi"), "ci_pct"), ("1/N", "fair", "pct"), ("p vs 1/N", "p_fair", "p")]))
+    else:
+        sec.p("No multiplayer games.")
+    sections.append(sec)
+
+    # ---- cards
+    say("cards")
+    cards = S.card_stats(players, builds, cards=cards_of)
+    sec = Section("cards", "Cards",
+                  "Per card: build rate (share of player-games that built it at least once), mean "
+                  "round of the first build, win rate when built against not built, and a marginal "
+                  "value: the coefficient (log-odds) of a logistic regression of winning (solo: "
+                  "clearing) on indicators of all cards built plus seat dummies, with its standard "
+                  "error (a small ridge penalty keeps it finite when a card always wins). "
+                  "<em>≈ pp</em> turns it into percentage points of win rate. Points per cost = "
+                  "asset value / construction cost. Rows are ordered by marginal value.")
+    for game, n in groups:
+        v = main_variant(game, n)
+        c = _sel(cards, game, n, v)
+        if len(c.dropna(subset=["coef"])):
+            sec.figure(F.cards_figure(f"fig-cards-{_slug(game, n)}", f"{_group_label(game, n)} ({v})", c))
+        for variant in [v] + sorted(set(_sel(cards, game, n)["variant"].astype(str)) - {v}):
+            cv = _sel(cards, game, n, variant)
+            if not len(cv):
+                continue
+            sec.table(make_table(f"tab-cards-{_slug(game, n, variant)}",
+                                 f"Cards: {_group_label(game, n)}, variant {variant}", cv, [
+                ("card", "name", "str"), ("cost", "cost", "int"), ("asset value", "asset_value", "int"),
+                ("points / cost", "points_per_cost", "f2"), ("built", "built", "int"),
+                ("build rate", "build_rate", "pct"), ("95% CI", ("build_lo", "build_hi"), "ci_pct"),
+                ("mean round", "mean_round", "f2"), ("win built", "win_built", "pct"),
+                ("95% CI ", ("win_built_lo", "win_built_hi"), "ci_pct"), ("win not built", "win_not", "pct"),
+                ("difference", "win_diff", "dpct"), ("95% CI  ", ("win_diff_lo", "win_diff_hi"), "ci_pct"),
+                ("marginal value", "coef", "signed"), ("SE", "coef_se", "f2"), ("p", "coef_p", "p"),
+                ("≈ pp", "marginal_pp", "dpct")], collapsed=variant != v))
+    sections.append(sec)
+
+    # ---- pacing
+    say("pacing")
+    sec = Section("pacing", "Pacing",
+                  "Per round, means with 95% bands (mean ± 1.96 SE): players' money, household "
+                  "money after payday (one value per game), workers, hand size, buildings, wages "
+                  "paid that round, unpaid wage cards (cumulative) and the value of buildings sold "
+                  "at payday. Baseline variants.")
+    main_pace = pd.concat([_sel(pace, g, n, main_variant(g, n)) for g, n in groups], ignore_index=True) \
+        if len(pace) else pace
+    games_present = [g for g in ("progress", "mecenat", "glory") if g in set(main_pace.get("game", []))] \
+        if len(main_pace) else []
+    if len(games_present) > 1:
+        sec.h3("The games compared")
+        sec.figure(F.games_pacing_figure("fig-pacing-games", main_pace))
+    for game in sorted(set(main_pace["game"]) if len(main_pace) else [], key=lambda g: GAME_ORDER.get(g, 9)):
+        sec.figure(F.pacing_figure(f"fig-pacing-{_slug(game)}", str(game).capitalize(),
+                                   main_pace[main_pace["game"] == game]))
+    if len(pace):
+        last = pace.sort_values("round").groupby(S.GROUP + ["metric"], observed=True).tail(1)
+        sec.table(make_table("tab-pacing-end", "Pacing: last round", _order_variants(last, baseline), [
+            ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
+            ("metric", "metric", "str"), ("round", "round", "int"), ("n", "n", "int"),
+            ("mean", "mean", "f2"), ("95% band", ("lo", "hi"), "ci"), ("sd", "sd", "f2")]))
+        sec.table(make_table("tab-pacing", "Pacing: every round", _order_variants(pace, baseline), [
+            ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
+            ("metric", "metric", "str"), ("round", "round", "int"), ("n", "n", "int"),
+            ("mean", "mean", "f2"), ("95% band", ("lo", "hi"), "ci"), ("sd", "sd", "f2")],
+            collapsed=True, max_rows=5000))
+    else:
+        sec.p("The datasets hold no per-round rows.")
+    sections.append(sec)
+
+    # ---- score components
+    say("score components")
+    comps = S.score_components(players, penalty=penalty_of)
+    sec = Section("scores", "Score components",
+                  "Mean of each component of the final score, with 95% interval, and its share of the "
+                  "mean score: building points, bonus points (end-game cards), money, VP-token points, "
+                  "the unpaid-wage penalty (negative) and anything else.")
+    main_comps = pd.concat([_sel(comps, g, n, main_variant(g, n)) for g, n in groups], ignore_index=True)
+    sec.figure(F.components_figure("fig-score-components", main_comps))
+    sec.table(make_table("tab-components", "Score components", _order_variants(comps, baseline), [
+        ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
+        ("strategy", "strategy", "str"), ("component", "component", "str"), ("mean", "mean", "f2"),
+        ("95% CI", ("lo", "hi"), "ci"), ("share", "share", "pct")]))
+    sections.append(sec)
+
+    # ---- solo
+    solo = S.solo_clear_rates(players)
+    if len(solo):
+        say("solo")
+        sec = Section("solo", "Solo", "Solo games: share of games cleared (the target score reached), "
+                                      "with 95% Wilson intervals, per game, variant and strategy.")
+        solo = _order_variants(solo, baseline)
+        sec.figure(F.solo_figure("fig-solo", solo))
+        sec.table(make_table("tab-solo", "Solo clear rate", solo, [
+            ("game", "game", "str"), ("variant", "variant", "str"), ("strategy", "strategy", "str"),
+            ("games", "n", "int"), ("cleared", "k", "int"), ("clear rate", "rate", "pct"),
+            ("95% CI", ("lo", "hi"), "ci_pct"), ("mean score", "mean_score", "f1")]))
+        sections.append(sec)
+
+    # ---- sweeps
+    n_variants = {(g, n): len(set(_sel(games, g, n)["variant"].astype(str))) for g, n in groups}
+    if any(v > 1 for v in n_variants.values()):
+        say("sweeps")
+        sw = S.sweep_comparison(players, baseline, tables={
+            "strategy_win_rates": win, "seat_win_rates": seats, "score_summary": scores, "card_stats": cards})
+        sec = Section("sweeps", "Sweeps",
+                      f"Each variant against the baseline <code>{html.escape(baseline)}</code> of the "
+                      "same game and player count: differences with 95% intervals (Newcombe for rates, "
+                      "normal for means) and two-sided p-values, Holm-corrected within each table "
+                      "and (game, player count). <span class=\"flagged\">Highlighted</span> rows "
+                      "(flag = yes) differ by more than their uncertainty after that correction.")
+        n_flags = sum(int(t["flag"].sum()) for t in sw.values() if len(t) and "flag" in t)
+        sec.p(f"{n_flags} flagged difference(s) in all.")
+        for game, n in groups:
+            if n_variants[(game, n)] < 2:
+                continue
+            st = _sel(sw["strategy_win"], game, n)
+            bal = _sel(sw["balance"], game, n) if len(sw["balance"]) else sw["balance"]
+            if len(st):
+                sec.figure(F.sweep_figure(f"fig-sweep-{_slug(game, n)}", _group_label(game, n), st, bal))
+        common = [("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str")]
+        diffcols = [("difference", "diff", "dpct"), ("95% CI", ("lo", "hi"), "ci_pct"), ("p", "p", "p"),
+                    ("Holm p", "p_adj", "p"), ("flag", "flag", "bool")]
+        meancols = [("difference", "diff", "signed"), ("95% CI", ("lo", "hi"), "ci"), ("p", "p", "p"),
+                    ("Holm p", "p_adj", "p"), ("flag", "flag", "bool")]
+        specs = [
+            ("strategy_win", "Win rate per strategy", [("strategy", "strategy", "str"), ("baseline", "rate_b", "pct"),
+                                                       ("variant rate", "rate", "pct")], diffcols),
+            ("balance", "Seat balance", [("baseline", "value_b", "f3"), ("variant value", "value", "f3")], meancols),
+            ("seat_win", "Win rate per seat", [("seat", "seat", "int"), ("baseline", "rate_b", "pct"),
+                                               ("variant rate", "rate", "pct")], diffcols),
+            ("score", "Mean score per strategy", [("strategy", "strategy", "str"), ("baseline", "value_b", "f2"),
+                                                  ("variant mean", "value", "f2")], meancols),
+            ("card_build", "Card build rates", [("card", "card", "str"), ("baseline", "rate_b", "pct"),
+                                                ("variant rate", "rate", "pct")], diffcols),
+            ("card_value", "Card marginal values (log-odds)", [("card", "card", "str"),
+                                                              ("baseline", "value_b", "signed"),
+                                                              ("variant value", "value", "signed")], meancols),
+        ]
+        for key, caption, cols, dcols in specs:
+            t = sw.get(key)
+            if t is None or not len(t):
+                continue
+            sec.table(make_table(f"tab-sweep-{_slug(key)}", f"Sweep: {caption}", t, common + cols + dcols,
+                                 flag="flag", note="Flagged rows first.",
+                                 collapsed=key in ("card_build", "card_value", "seat_win")))
+        sections.append(sec)
+
+    say("writing " + str(out_path))
+    _write(out_path, _render(sections, dirs))
+
+
+def _render(sections: list[Section], dirs: list[str]) -> str:
+    import jinja2
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("nesim.report", "templates"),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]),
+                             trim_blocks=True, lstrip_blocks=True)
+    tpl = env.get_template("report.html.j2")
+    from nesim import __version__ as version
+    n_fig = sum(len(s.figures) for s in sections)
+    return tpl.render(sections=sections, datasets=dirs, n_figures=n_fig, version=version,
+                      generated=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"), Markup=jinja2.utils.markupsafe.Markup)
+
+
+def _write(out_path: Path, text: str) -> None:
+    folder = out_path.parent if str(out_path.parent) else Path(".")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix="." + out_path.name + ".", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise NesimError(f"--out {out_path}: cannot write ({exc.strerror or exc})") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, out_path)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise NesimError(f"--out {out_path}: cannot write ({exc.strerror or exc})") from None
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

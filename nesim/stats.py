@@ -1,0 +1,905 @@
+"""Statistics over nesim datasets: rates with intervals, comparisons, ratings, card values, pacing.
+
+Every function takes pandas DataFrames in the dataset schema (or a list of dataset directories for
+the readers) and returns a tidy DataFrame: one row per estimate, with its interval. Results are
+grouped by ``GROUP`` = (game, n_players, variant) throughout, because numbers from different games,
+player counts or card sets are not comparable.
+
+Conventions
+- Rates come with Wilson 95% intervals (``lo``/``hi``); differences of rates with Newcombe's
+  hybrid-score interval; differences of means with a normal (Welch) interval.
+- Many comparisons: a two-sided p-value per comparison, Holm-adjusted within a family (one table of
+  one (game, n_players) group); ``flag`` is set when the adjusted p-value is below ``alpha``.
+- Strategy ratings are Bradley-Terry strengths on the Elo scale (400/ln 10 per unit of log-strength,
+  centred on 1500), so a 100-point gap means the stronger one beats the other 64% of the time.
+- Card marginal values are coefficients (log-odds) of a ridge-stabilised logistic regression of
+  winning on built-card indicators and seat dummies, fitted by Newton-Raphson (IRLS) in chunks so that
+  millions of player-games fit in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import special, stats as sps
+
+from nesim.errors import NesimError
+
+Z95 = float(sps.norm.ppf(0.975))  # 1.959963984540054
+GROUP = ["game", "n_players", "variant"]
+TABLES = ("games", "players", "builds", "rounds")
+PACING_METRICS = ("money", "household", "workers", "hand", "buildings", "wages_paid",
+                  "unpaid_wages", "sold")
+SCORE_COMPONENTS = ("building_points", "bonus_points", "money", "vp_points", "unpaid_penalty")
+ELO_PER_LOGIT = 400.0 / math.log(10.0)
+_STRING_COLUMNS = {"variant", "game", "strategy", "card", "strategies"}
+_SEAT_BITS = 4  # a player-game key is game_id << 4 | seat
+
+
+# ============================================================================ reading datasets
+
+
+def read_manifest(path: str | Path) -> dict:
+    """The manifest of a dataset directory; a missing directory or manifest is a NesimError."""
+    p = Path(path)
+    if not p.is_dir():
+        raise NesimError(f"{path}: no such dataset directory")
+    mf = p / "manifest.json"
+    try:
+        manifest = json.loads(mf.read_text())
+    except FileNotFoundError:
+        raise NesimError(f"{path}: not a nesim dataset (no manifest.json)") from None
+    except (OSError, ValueError) as exc:
+        raise NesimError(f"{mf}: unreadable manifest ({exc})") from None
+    if not isinstance(manifest, dict):
+        raise NesimError(f"{mf}: not a nesim dataset manifest")
+    return manifest
+
+
+def part_files(path: str | Path, table: str, manifest: dict | None = None) -> list[Path]:
+    """The Parquet parts of one table; when the manifest lists chunks, only those marked done."""
+    p = Path(path)
+    manifest = read_manifest(p) if manifest is None else manifest
+    folder = p / table
+    if not folder.is_dir():
+        raise NesimError(f"{folder}: missing table folder of dataset {path}")
+    files = sorted(folder.glob("part-*.parquet"))
+    chunks = manifest.get("chunks")
+    if isinstance(chunks, list) and chunks and all(isinstance(c, dict) and "id" in c for c in chunks):
+        done = {int(c["id"]) for c in chunks if c.get("status", "done") == "done"}
+        keep = []
+        for f in files:
+            m = re.fullmatch(r"part-(\d+)\.parquet", f.name)
+            if m is None or int(m.group(1)) in done:
+                keep.append(f)
+        files = keep
+    return files
+
+
+def read_table(paths: str | Path | Sequence[str | Path], table: str,
+               columns: Sequence[str] | None = None,
+               reduce: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> pd.DataFrame:
+    """One table of one or more datasets as a DataFrame, reading only ``columns``.
+
+    String columns become categoricals. With several datasets, ``game_id`` is made unique across
+    them (dataset index in the high bits), so joins on game_id stay correct. ``reduce`` is applied to
+    each part file as it is read (games never straddle parts), which keeps memory bounded.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    frames = []
+    for i, path in enumerate(paths):
+        manifest = read_manifest(path)
+        for f in part_files(path, table, manifest):
+            try:
+                schema_names = pq.read_schema(f).names
+                cols = list(columns) if columns is not None else schema_names
+                missing = [c for c in cols if c not in schema_names]
+                if missing:
+                    raise NesimError(f"{f}: missing column(s) {', '.join(missing)}")
+                t = pq.read_table(f, columns=cols,
+                                  read_dictionary=[c for c in cols if c in _STRING_COLUMNS])
+            except NesimError:
+                raise
+            except (OSError, pa.ArrowException) as exc:
+                raise NesimError(f"{f}: unreadable Parquet part ({str(exc).splitlines()[0]})") from None
+            df = t.to_pandas()
+            if "game_id" in df.columns and len(paths) > 1:
+                df["game_id"] = df["game_id"].astype(np.int64) + (np.int64(i) << np.int64(40))
+            if reduce is not None:
+                df = reduce(df)
+            frames.append(df)
+    if not frames:
+        return pd.DataFrame({c: pd.Series(dtype="object") for c in (columns or [])})
+    out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    for c in out.columns:
+        if c in _STRING_COLUMNS and not isinstance(out[c].dtype, pd.CategoricalDtype):
+            out[c] = out[c].astype("category")
+    return out
+
+
+def first_builds(builds: pd.DataFrame) -> pd.DataFrame:
+    """One row per (player-game, card built) with the round of its first construction and count."""
+    keys = [c for c in GROUP + ["game_id", "seat", "card"] if c in builds.columns]
+    g = builds.groupby(keys, observed=True, sort=False)["round"]
+    return g.agg(first_round="min", times="size").reset_index()
+
+
+# ============================================================================ rates and comparisons
+
+
+def wilson_interval(successes, n, z: float = Z95):
+    """Wilson score interval for k successes out of n (vectorised); NaN where n == 0."""
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        z2 = z * z
+        denom = 1.0 + z2 / n
+        centre = (p + z2 / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+        lo = np.clip(centre - half, 0.0, 1.0)
+        hi = np.clip(centre + half, 0.0, 1.0)
+    lo = np.where(k <= 0, 0.0, lo)
+    hi = np.where(k >= n, 1.0, hi)
+    bad = ~(n > 0)
+    return np.where(bad, np.nan, lo), np.where(bad, np.nan, hi)
+
+
+def rate_frame(k, n, z: float = Z95) -> pd.DataFrame:
+    """Columns n, k, rate, lo, hi for arrays of successes and trials."""
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=float)
+    lo, hi = wilson_interval(k, n, z)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = k / n
+    return pd.DataFrame({"n": n.astype(np.int64), "k": k.astype(np.int64), "rate": rate,
+                         "lo": lo, "hi": hi})
+
+
+def newcombe_diff(k1, n1, k2, n2, z: float = Z95):
+    """Difference p1 - p2 with Newcombe's hybrid-score interval (method 10). Returns (d, lo, hi)."""
+    k1, n1, k2, n2 = (np.asarray(a, dtype=float) for a in (k1, n1, k2, n2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p1, p2 = k1 / n1, k2 / n2
+    l1, u1 = wilson_interval(k1, n1, z)
+    l2, u2 = wilson_interval(k2, n2, z)
+    d = p1 - p2
+    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return d, lo, hi
+
+
+def two_proportion_pvalue(k1, n1, k2, n2):
+    """Two-sided p-value of the pooled two-proportion z-test (1 when there is no variation)."""
+    k1, n1, k2, n2 = (np.asarray(a, dtype=float) for a in (k1, n1, k2, n2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled = (k1 + k2) / (n1 + n2)
+        se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+        z = (k1 / n1 - k2 / n2) / se
+        p = 2 * sps.norm.sf(np.abs(z))
+    p = np.where(se > 0, p, np.where((n1 > 0) & (n2 > 0), 1.0, np.nan))
+    return p
+
+
+def mean_diff(m1, se1, m2, se2, z: float = Z95):
+    """Difference of two independent means with its normal interval and two-sided p-value.
+
+    Returns (d, se, lo, hi, p)."""
+    m1, se1, m2, se2 = (np.asarray(a, dtype=float) for a in (m1, se1, m2, se2))
+    d = m1 - m2
+    se = np.sqrt(se1 ** 2 + se2 ** 2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = 2 * sps.norm.sf(np.abs(d / se))
+    p = np.where(se > 0, p, np.where(d == 0, 1.0, 0.0))
+    p = np.where(np.isnan(d), np.nan, p)
+    return d, se, d - z * se, d + z * se, p
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm step-down adjusted p-values (NaNs are left out of the family and stay NaN)."""
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    q = p[ok]
+    m = q.size
+    if m == 0:
+        return out
+    order = np.argsort(q, kind="mergesort")
+    adj = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * q[order]))
+    res = np.empty(m)
+    res[order] = adj
+    out[ok] = res
+    return out
+
+
+def benjamini_hochberg(pvalues) -> np.ndarray:
+    """Benjamini-Hochberg adjusted p-values (false discovery rate); NaNs stay NaN."""
+    p = np.asarray(pvalues, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = ~np.isnan(p)
+    q = p[ok]
+    m = q.size
+    if m == 0:
+        return out
+    order = np.argsort(q, kind="mergesort")
+    scaled = q[order] * m / np.arange(1, m + 1)
+    adj = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+    res = np.empty(m)
+    res[order] = adj
+    out[ok] = res
+    return out
+
+
+def flag_family(df: pd.DataFrame, family: Sequence[str], p_col: str = "p", alpha: float = 0.05,
+                method: str = "holm") -> pd.DataFrame:
+    """Adds p_adj (Holm or BH within each family of rows) and flag (p_adj < alpha)."""
+    adjust = holm if method == "holm" else benjamini_hochberg
+    df = df.copy()
+    df["p_adj"] = np.nan
+    if len(df):
+        if family:
+            for _, idx in df.groupby(list(family), observed=True, sort=False).groups.items():
+                df.loc[idx, "p_adj"] = adjust(df.loc[idx, p_col].to_numpy())
+        else:
+            df["p_adj"] = adjust(df[p_col].to_numpy())
+    df["flag"] = (df["p_adj"] < alpha).fillna(False).astype(bool)
+    return df
+
+
+# ============================================================================ helpers
+
+
+def _groups(df: pd.DataFrame, by=GROUP):
+    by = [c for c in by if c in df.columns]
+    if not len(df):
+        return
+    for c in ("strategy", "card"):
+        if c in df.columns and not isinstance(df[c].dtype, pd.CategoricalDtype):
+            df = df.assign(**{c: df[c].astype("category")})
+    for key, sub in df.groupby(by, observed=True, sort=True):
+        yield dict(zip(by, key if isinstance(key, tuple) else (key,))), sub
+
+
+def _outcome(players: pd.DataFrame) -> np.ndarray:
+    """Win in multiplayer games; solo_cleared in solo games (there is nobody to beat)."""
+    win = players["win"].to_numpy(dtype=bool)
+    if "solo_cleared" in players.columns:
+        solo = players["n_players"].to_numpy() == 1
+        win = np.where(solo, players["solo_cleared"].to_numpy(dtype=bool), win)
+    return win
+
+
+def game_matrix(sub: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """Players of one (game, n_players) group as (n_games, n_players) arrays by seat.
+
+    Games with a missing player row are dropped. Returns (game_ids, {column: 2-d array})."""
+    n = int(sub["n_players"].iloc[0])
+    s = sub.sort_values(["game_id", "seat"], kind="mergesort")
+    counts = s.groupby("game_id", sort=False)["seat"].transform("size").to_numpy()
+    s = s[counts == n]
+    gid = s["game_id"].to_numpy().reshape(-1, n)[:, 0]
+    out = {}
+    for c in columns:
+        col = s[c]
+        if isinstance(col.dtype, pd.CategoricalDtype):
+            out[c] = col.cat.codes.to_numpy().reshape(-1, n)
+        else:
+            out[c] = col.to_numpy().reshape(-1, n)
+    return gid, out
+
+
+def _count_pairs(i: np.ndarray, j: np.ndarray, k: int) -> np.ndarray:
+    """k x k matrix counting the pairs (i[t], j[t]) (bincount: much faster than np.add.at)."""
+    return np.bincount(np.asarray(i, np.int64) * k + np.asarray(j, np.int64),
+                       minlength=k * k).reshape(k, k).astype(float)
+
+
+# ============================================================================ strategies
+
+
+def strategy_win_rates(players: pd.DataFrame) -> pd.DataFrame:
+    """Win rate per strategy (player-games won / played) against the fair share 1/N."""
+    p = players.assign(_y=_outcome(players))
+    g = p.groupby(GROUP + ["strategy"], observed=True)["_y"].agg(k="sum", n="size").reset_index()
+    r = rate_frame(g["k"], g["n"])
+    out = pd.concat([g[GROUP + ["strategy"]], r], axis=1)
+    out["fair"] = 1.0 / out["n_players"].astype(float)
+    out["p_fair"] = [sps.binomtest(int(k), int(n), f).pvalue if n else np.nan
+                     for k, n, f in zip(out["k"], out["n"], out["fair"])]
+    return out.sort_values(GROUP + ["rate"], ascending=[True] * 3 + [False], ignore_index=True)
+
+
+def pairings(players: pd.DataFrame) -> pd.DataFrame:
+    """Head-to-head: for each ordered pair of different strategies at one table, the share of
+    their meetings in which the first finished ahead of the second (lower rank), with interval."""
+    rows = []
+    for key, sub in _groups(players[players["n_players"] > 1]):
+        n = key["n_players"]
+        _, m = game_matrix(sub, ["strategy", "rank"])
+        cats = sub["strategy"].cat.categories
+        k = len(cats)
+        ahead = np.zeros((k, k))
+        meet = np.zeros((k, k))
+        for a in range(n):
+            for b in range(n):
+                if a == b:
+                    continue
+                sa, sb = m["strategy"][:, a], m["strategy"][:, b]
+                diff = sa != sb
+                meet += _count_pairs(sa[diff], sb[diff], k)
+                win = diff & (m["rank"][:, a] < m["rank"][:, b])
+                ahead += _count_pairs(sa[win], sb[win], k)
+        i, j = np.nonzero(meet)
+        r = rate_frame(ahead[i, j], meet[i, j])
+        r.insert(0, "opponent", np.asarray(cats)[j])
+        r.insert(0, "strategy", np.asarray(cats)[i])
+        for c in reversed(GROUP):
+            r.insert(0, c, key[c])
+        rows.append(r)
+    if not rows:
+        return pd.DataFrame(columns=GROUP + ["strategy", "opponent", "n", "k", "rate", "lo", "hi"])
+    return pd.concat(rows, ignore_index=True).sort_values(
+        GROUP + ["strategy", "rate"], ascending=[True] * 4 + [False], ignore_index=True)
+
+
+def score_summary(players: pd.DataFrame, by: Sequence[str] = ("strategy",)) -> pd.DataFrame:
+    """Mean score with SE and 95% interval, SD and quartiles, per group and strategy."""
+    keys = GROUP + list(by)
+    g = players.groupby(keys, observed=True)["score"]
+    out = g.agg(n="size", mean="mean", sd="std", q10=lambda s: s.quantile(0.1),
+                q25=lambda s: s.quantile(0.25), median="median",
+                q75=lambda s: s.quantile(0.75), q90=lambda s: s.quantile(0.9)).reset_index()
+    out["se"] = out["sd"] / np.sqrt(out["n"])
+    out["lo"] = out["mean"] - Z95 * out["se"]
+    out["hi"] = out["mean"] + Z95 * out["se"]
+    return out
+
+
+def bradley_terry(wins: np.ndarray, prior: float = 0.5, tol: float = 1e-10,
+                  max_iter: int = 100_000) -> tuple[np.ndarray, np.ndarray]:
+    """Bradley-Terry log-strengths from a matrix ``wins[i, j]`` = times i beat j (MM algorithm).
+
+    ``prior`` pseudo-wins are added each way to every pair that met, which keeps strengths finite
+    when a strategy never won. Returns (theta centred on 0, covariance of theta) where the
+    covariance is the pseudo-inverse of the Fisher information (sum-to-zero constraint)."""
+    w = np.asarray(wins, dtype=float).copy()
+    k = w.shape[0]
+    met = (w + w.T) > 0
+    w = w + prior * met
+    np.fill_diagonal(w, 0.0)
+    nij = w + w.T
+    total = w.sum(axis=1)
+    p = np.ones(k)
+    active = nij.sum(axis=1) > 0
+    for _ in range(max_iter):
+        denom = (nij / (p[:, None] + p[None, :])).sum(axis=1)
+        new = np.where(active, total / np.where(denom > 0, denom, 1.0), 1.0)
+        new = new / np.exp(np.mean(np.log(new[active]))) if active.any() else new
+        if np.max(np.abs(np.log(new) - np.log(p))) < tol:
+            p = new
+            break
+        p = new
+    theta = np.log(p)
+    theta = theta - theta[active].mean() if active.any() else theta
+    pi = p[:, None] / (p[:, None] + p[None, :])
+    v = nij * pi * pi.T
+    info = np.diag(v.sum(axis=1)) - v
+    cov = np.linalg.pinv(info)
+    return theta, cov
+
+
+def ratings(players: pd.DataFrame, prior: float = 0.5) -> pd.DataFrame:
+    """Bradley-Terry ratings per group on the Elo scale (1500 = average strategy).
+
+    Each game gives its winner a win over every other player (players of the same strategy are
+    not compared). The interval is rating +- 1.96 SE from the Fisher information; since one game
+    yields several correlated comparisons it is somewhat narrow in games of 3-4 players."""
+    rows = []
+    for key, sub in _groups(players[players["n_players"] > 1]):
+        n = key["n_players"]
+        _, m = game_matrix(sub, ["strategy", "rank", "win"])
+        cats = np.asarray(sub["strategy"].cat.categories)
+        k = len(cats)
+        w = np.zeros((k, k))
+        games = np.zeros(k)
+        wins = np.zeros(k)
+        s, won = m["strategy"], m["win"].astype(bool)
+        for a in range(n):
+            games += np.bincount(s[:, a].astype(np.int64), minlength=k)
+            wins += np.bincount(s[:, a][won[:, a]].astype(np.int64), minlength=k)
+            for b in range(n):
+                if a != b:
+                    sel = won[:, a] & (s[:, a] != s[:, b])
+                    w += _count_pairs(s[sel, a], s[sel, b], k)
+        present = games > 0
+        if present.sum() < 2:
+            continue
+        idx = np.nonzero(present)[0]
+        theta, cov = bradley_terry(w[np.ix_(idx, idx)], prior=prior)
+        se = np.sqrt(np.clip(np.diag(cov), 0, None))
+        r = pd.DataFrame({"strategy": cats[idx], "games": games[idx].astype(np.int64),
+                          "wins": wins[idx].astype(np.int64), "theta": theta, "theta_se": se,
+                          "rating": 1500 + ELO_PER_LOGIT * theta, "rating_se": ELO_PER_LOGIT * se})
+        r["lo"] = r["rating"] - Z95 * r["rating_se"]
+        r["hi"] = r["rating"] + Z95 * r["rating_se"]
+        for c in reversed(GROUP):
+            r.insert(0, c, key[c])
+        rows.append(r)
+    if not rows:
+        return pd.DataFrame(columns=GROUP + ["strategy", "games", "wins", "theta", "theta_se",
+                                             "rating", "rating_se", "lo", "hi"])
+    return pd.concat(rows, ignore_index=True).sort_values(
+        GROUP + ["rating"], ascending=[True] * 3 + [False], ignore_index=True)
+
+
+# ============================================================================ logistic regression
+
+
+@dataclass
+class LogitResult:
+    coef: np.ndarray
+    se: np.ndarray
+    n_iter: int
+    converged: bool
+    mean_weight: float  # mean of mu(1-mu): multiplies a coefficient into a probability effect
+
+
+def logistic_regression(X: np.ndarray, y: np.ndarray, ridge: float = 1.0,
+                        penalize: np.ndarray | None = None, tol: float = 1e-8,
+                        max_iter: int = 60, chunk: int = 262_144) -> LogitResult:
+    """Logistic regression by Newton-Raphson (IRLS) with an L2 penalty ``ridge/2 * |beta|^2``.
+
+    X may be a compact integer matrix (e.g. uint8 indicators); it is converted to float chunk by
+    chunk. ``penalize`` is a boolean mask of penalised coefficients (default: all but column 0, the
+    intercept). The small ridge keeps estimates finite under (quasi-)separation and is negligible
+    with many observations. SEs are the square roots of the diagonal of the inverse penalised
+    Hessian at the optimum."""
+    X = np.asarray(X)
+    y = np.asarray(y, dtype=float)
+    nobs, k = X.shape
+    if penalize is None:
+        penalize = np.ones(k, dtype=bool)
+        penalize[0] = False
+    lam = ridge * np.asarray(penalize, dtype=float)
+    beta = np.zeros(k)
+
+    def passes(b):
+        H = np.zeros((k, k))
+        g = np.zeros(k)
+        ll = 0.0
+        wsum = 0.0
+        for i in range(0, nobs, chunk):
+            xc = X[i:i + chunk].astype(np.float64)
+            yc = y[i:i + chunk]
+            eta = xc @ b
+            mu = special.expit(eta)
+            wt = mu * (1 - mu)
+            xw = xc * np.sqrt(wt)[:, None]
+            H += xw.T @ xw  # (not (xc * wt).T @ xc, which some BLAS builds run 100x slower)
+            g += xc.T @ (yc - mu)
+            ll += np.sum(yc * eta - np.logaddexp(0.0, eta))
+            wsum += wt.sum()
+        return H + np.diag(lam), g - lam * b, ll - 0.5 * np.sum(lam * b * b), wsum
+
+    H, g, obj, wsum = passes(beta)
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        step = np.linalg.solve(H, g)
+        t = 1.0
+        while True:
+            nb = beta + t * step
+            H2, g2, obj2, wsum2 = passes(nb)
+            if obj2 >= obj - 1e-12 * abs(obj) or t < 1e-6:
+                break
+            t /= 2
+        beta, H, g, obj, wsum = nb, H2, g2, obj2, wsum2
+        if np.max(np.abs(t * step)) < tol:
+            converged = True
+            break
+    cov = np.linalg.inv(H)
+    se = np.sqrt(np.clip(np.diag(cov), 0, None))
+    return LogitResult(beta, se, it, converged, wsum / max(nobs, 1))
+
+
+# ============================================================================ cards
+
+
+def card_info(game: str, variant_cards: Iterable[dict] | None = None) -> pd.DataFrame:
+    """key, name, cost, asset_value of a game's buildings, with a variant's card table applied
+    (``variant_cards``: dicts with key and any of cost/asset_value/copies, as in the manifest)."""
+    from nesim.cards import load_game
+
+    data = load_game(game)
+    df = pd.DataFrame({"card": [b.key for b in data.buildings], "name": [b.name for b in data.buildings],
+                       "cost": [b.cost for b in data.buildings],
+                       "asset_value": [b.asset_value for b in data.buildings],
+                       "copies": [b.copies for b in data.buildings]})
+    if variant_cards:
+        upd = {c["key"]: c for c in variant_cards if isinstance(c, dict) and "key" in c}
+        for col in ("cost", "asset_value", "copies"):
+            df[col] = [upd.get(k, {}).get(col, v) for k, v in zip(df["card"], df[col])]
+    return df
+
+
+def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
+               cards: pd.DataFrame | Callable[[str, str], pd.DataFrame] | None = None,
+               ridge: float = 1.0) -> pd.DataFrame:
+    """Per card and group: build rate, mean first round built, win rate built vs not built,
+    marginal value (logistic regression on all built-card indicators + seat dummies), points per
+    construction cost. ``builds`` may be raw or already reduced by :func:`first_builds`.
+
+    ``cards``: a table (game, variant, card, name, cost, asset_value), or a function
+    (game, variant) -> card_info table; default: the published card tables."""
+    if "first_round" not in builds.columns:
+        builds = first_builds(builds)
+    cache: dict = {}
+
+    def info(game, variant):
+        if (game, variant) not in cache:
+            if cards is None:
+                cache[(game, variant)] = card_info(game)
+            elif callable(cards):
+                cache[(game, variant)] = cards(game, variant)
+            else:
+                sel = cards[(cards["game"] == game) & (cards["variant"] == variant)]
+                if not len(sel):
+                    sel = cards[cards["game"] == game].drop_duplicates("card")
+                cache[(game, variant)] = sel
+        return cache[(game, variant)]
+
+    bgroups = {tuple(k.values()): s for k, s in _groups(builds)}
+    rows = []
+    for key, sub in _groups(players):
+        n = key["n_players"]
+        sub = sub.sort_values(["game_id", "seat"], kind="mergesort")
+        y = _outcome(sub)
+        pkey = (sub["game_id"].to_numpy(np.int64) << _SEAT_BITS) | sub["seat"].to_numpy(np.int64)
+        b = bgroups.get(tuple(key.values()))
+        table = info(key["game"], key["variant"])
+        names = list(table["card"]) if len(table) else []
+        if b is not None and len(b):
+            extra = sorted(set(map(str, pd.unique(b["card"]))) - set(names))
+            names += extra
+        col_of = {c: i for i, c in enumerate(names)}
+        nrow, ncard = len(sub), len(names)
+        X = np.zeros((nrow, ncard), dtype=np.uint8)
+        first_sum = np.zeros(ncard)
+        first_sq = np.zeros(ncard)
+        if b is not None and len(b):
+            bkey = (b["game_id"].to_numpy(np.int64) << _SEAT_BITS) | b["seat"].to_numpy(np.int64)
+            pos = np.searchsorted(pkey, bkey)
+            pos = np.clip(pos, 0, max(nrow - 1, 0))
+            ok = pkey[pos] == bkey if nrow else np.zeros(len(bkey), bool)
+            bc = b["card"].astype("category")
+            # categories may hold other games' cards too (datasets combined): those map to -1
+            lookup = np.array([col_of.get(str(c), -1) for c in bc.cat.categories] + [-1], dtype=np.int64)
+            cidx = lookup[bc.cat.codes.to_numpy()]  # code -1 (missing) picks the trailing -1
+            ok &= cidx >= 0
+            X[pos[ok], cidx[ok]] = 1
+            fr = b["first_round"].to_numpy(float)[ok]
+            first_sum = np.bincount(cidx[ok], weights=fr, minlength=ncard)
+            first_sq = np.bincount(cidx[ok], weights=fr * fr, minlength=ncard)
+        built = X.sum(axis=0, dtype=np.int64)
+        k_b = X[y].sum(axis=0, dtype=np.int64)
+        k_all = int(y.sum())
+        # regression: intercept, varying card columns, seat dummies
+        var = (built > 0) & (built < nrow)
+        seats = sub["seat"].to_numpy()
+        seat_cols = [np.asarray(seats == s, dtype=np.uint8) for s in range(1, n)] if n > 1 else []
+        design = np.column_stack([np.ones(nrow, np.uint8), X[:, var]] + seat_cols) if nrow else None
+        coef = np.full(ncard, np.nan)
+        se = np.full(ncard, np.nan)
+        mw = np.nan
+        if nrow and 0 < k_all < nrow and var.any():
+            res = logistic_regression(design, y, ridge=ridge)
+            coef[var] = res.coef[1:1 + var.sum()]
+            se[var] = res.se[1:1 + var.sum()]
+            mw = res.mean_weight
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_round = first_sum / built
+            round_sd = np.sqrt(np.maximum(first_sq / built - mean_round ** 2, 0) * built / (built - 1))
+        br = rate_frame(built, np.full(ncard, nrow))
+        wb_lo, wb_hi = wilson_interval(k_b, built)
+        wn_lo, wn_hi = wilson_interval(k_all - k_b, nrow - built)
+        d, d_lo, d_hi = newcombe_diff(k_b, built, k_all - k_b, nrow - built)
+        t = table.set_index("card") if len(table) else pd.DataFrame(columns=["name", "cost", "asset_value"])
+        cost = np.array([t["cost"].get(c, np.nan) if len(t) else np.nan for c in names], dtype=float)
+        asset = np.array([t["asset_value"].get(c, np.nan) if len(t) else np.nan for c in names], dtype=float)
+        name = [t["name"].get(c, c) if len(t) else c for c in names]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = pd.DataFrame({
+                "card": names, "name": name, "cost": cost, "asset_value": asset,
+                "points_per_cost": np.where(cost > 0, asset / cost, np.nan),
+                "player_games": nrow, "built": built, "build_rate": br["rate"],
+                "build_lo": br["lo"], "build_hi": br["hi"],
+                "mean_round": mean_round, "round_se": round_sd / np.sqrt(built),
+                "win_built": k_b / built, "win_built_lo": wb_lo, "win_built_hi": wb_hi,
+                "win_not": (k_all - k_b) / (nrow - built), "win_not_lo": wn_lo, "win_not_hi": wn_hi,
+                "win_diff": d, "win_diff_lo": d_lo, "win_diff_hi": d_hi,
+                "coef": coef, "coef_se": se, "coef_lo": coef - Z95 * se, "coef_hi": coef + Z95 * se,
+                "coef_p": 2 * sps.norm.sf(np.abs(coef / se)),
+                "marginal_pp": coef * mw,
+            })
+        for c in reversed(GROUP):
+            r.insert(0, c, key[c])
+        rows.append(r)
+    if not rows:
+        return pd.DataFrame(columns=GROUP + ["card", "coef"])
+    out = pd.concat(rows, ignore_index=True)
+    return out.sort_values(GROUP + ["coef"], ascending=[True] * 3 + [False], na_position="last",
+                           ignore_index=True)
+
+
+# ============================================================================ seats and games
+
+
+def seat_win_rates(players: pd.DataFrame) -> pd.DataFrame:
+    """Win rate by seat (0 = start player) against the fair share 1/N, with a binomial test."""
+    p = players[players["n_players"] > 1]
+    g = p.groupby(GROUP + ["seat"], observed=True)["win"].agg(k="sum", n="size").reset_index()
+    out = pd.concat([g[GROUP + ["seat"]], rate_frame(g["k"], g["n"])], axis=1)
+    out["fair"] = 1.0 / out["n_players"].astype(float)
+    out["p_fair"] = [sps.binomtest(int(k), int(n), f).pvalue if n else np.nan
+                     for k, n, f in zip(out["k"], out["n"], out["fair"])]
+    return out
+
+
+def seat_balance(seat_rates: pd.DataFrame) -> pd.DataFrame:
+    """Balance = 1 - the largest gap between two seats' win rates, per group, with the interval
+    of that gap (Newcombe, best seat minus worst seat; the choice of seats makes it optimistic)."""
+    rows = []
+    for key, sub in _groups(seat_rates):
+        best = sub.loc[sub["rate"].idxmax()]
+        worst = sub.loc[sub["rate"].idxmin()]
+        d, lo, hi = newcombe_diff(best["k"], best["n"], worst["k"], worst["n"])
+        rows.append({**key, "best_seat": int(best["seat"]), "worst_seat": int(worst["seat"]),
+                     "gap": float(d), "gap_lo": float(lo), "gap_hi": float(hi),
+                     "balance": 1 - float(d), "balance_lo": 1 - float(hi), "balance_hi": 1 - float(lo),
+                     "games": int(sub["n"].max())})
+    return pd.DataFrame(rows, columns=GROUP + ["best_seat", "worst_seat", "gap", "gap_lo", "gap_hi",
+                                               "balance", "balance_lo", "balance_hi", "games"])
+
+
+def game_length(games: pd.DataFrame) -> pd.DataFrame:
+    """Rounds played per game: mean with SE and interval, and the share of games ending early."""
+    g = games.groupby(GROUP, observed=True)["rounds_played"]
+    out = g.agg(games="size", mean="mean", sd="std", min="min", max="max").reset_index()
+    out["se"] = out["sd"].fillna(0) / np.sqrt(out["games"])
+    out["lo"] = out["mean"] - Z95 * out["se"]
+    out["hi"] = out["mean"] + Z95 * out["se"]
+    if "household_end" in games.columns:
+        h = games.groupby(GROUP, observed=True)["household_end"].agg(household_end="mean").reset_index()
+        out = out.merge(h, on=GROUP)
+    return out
+
+
+def tie_rate(players: pd.DataFrame) -> pd.DataFrame:
+    """Share of games whose two best scores are equal (decided by the tie-break), per group."""
+    rows = []
+    for key, sub in _groups(players[players["n_players"] > 1]):
+        _, m = game_matrix(sub, ["score"])
+        s = -np.sort(-m["score"], axis=1)
+        ties = int(np.sum(s[:, 0] == s[:, 1]))
+        r = rate_frame([ties], [len(s)]).iloc[0].to_dict()
+        rows.append({**key, "games": int(r["n"]), "ties": ties, "rate": r["rate"],
+                     "lo": r["lo"], "hi": r["hi"]})
+    return pd.DataFrame(rows, columns=GROUP + ["games", "ties", "rate", "lo", "hi"])
+
+
+# ============================================================================ pacing
+
+
+def pacing_moments(rounds: pd.DataFrame, metrics: Sequence[str] = PACING_METRICS) -> pd.DataFrame:
+    """Count, sum and sum of squares of each pacing metric per (group, round): combinable across
+    part files. Household money is the same for every seat, so it is taken from seat 0 only."""
+    keys = GROUP + ["round"]
+    parts = []
+    for m in metrics:
+        if m not in rounds.columns:
+            continue
+        sub = rounds[rounds["seat"] == 0] if m == "household" else rounds
+        v = sub[m].astype(np.float64)
+        g = pd.DataFrame({**{k: sub[k] for k in keys}, "v": v, "v2": v * v})
+        a = g.groupby(keys, observed=True).agg(n=("v", "size"), s=("v", "sum"), s2=("v2", "sum"))
+        a = a.reset_index()
+        a["metric"] = m
+        parts.append(a)
+    if not parts:
+        return pd.DataFrame(columns=keys + ["metric", "n", "s", "s2"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def pacing_from_moments(moments: pd.DataFrame) -> pd.DataFrame:
+    """Means with 95% bands (mean +- 1.96 SE) from (possibly several parts') moments."""
+    keys = GROUP + ["round", "metric"]
+    for c in ("game", "variant", "metric"):
+        if c in moments.columns:
+            moments[c] = moments[c].astype(str)
+    m = moments.groupby(keys, observed=True)[["n", "s", "s2"]].sum().reset_index()
+    n = m["n"].astype(float)
+    mean = m["s"] / n
+    var = np.maximum(m["s2"] - n * mean ** 2, 0) / np.maximum(n - 1, 1)
+    se = np.sqrt(var / n)
+    out = m[keys].copy()
+    out["n"] = m["n"].astype(np.int64)
+    out["mean"] = mean
+    out["sd"] = np.sqrt(var)
+    out["se"] = se
+    out["lo"] = mean - Z95 * se
+    out["hi"] = mean + Z95 * se
+    return out.sort_values(keys, ignore_index=True)
+
+
+def pacing(rounds: pd.DataFrame, metrics: Sequence[str] = PACING_METRICS) -> pd.DataFrame:
+    """Per (game, n_players, variant, round, metric): n, mean, sd, se and the 95% band lo..hi."""
+    return pacing_from_moments(pacing_moments(rounds, metrics))
+
+
+def read_pacing(paths: Sequence[str | Path], metrics: Sequence[str] = PACING_METRICS) -> pd.DataFrame:
+    """Pacing of datasets on disk, reduced part by part so that the rounds table never sits whole
+    in memory."""
+    cols = GROUP + ["seat", "round"] + list(metrics)
+    mom = read_table(paths, "rounds", cols, reduce=lambda df: pacing_moments(df, metrics))
+    return pacing_from_moments(mom)
+
+
+# ============================================================================ score components
+
+
+def score_components(players: pd.DataFrame, penalty: Callable[[str, str], float] | float = 3,
+                     by_strategy: bool = True) -> pd.DataFrame:
+    """Mean of each score component (with SE) and its share of the mean total score.
+
+    Components: building_points, bonus_points, money, vp_points, unpaid_penalty (negative:
+    -penalty x unpaid wage cards) and ``other`` (whatever the score holds beyond them; normally 0).
+    ``penalty`` is the points per unpaid wage card, or a function (game, variant) -> it."""
+    p = players.copy()
+    if callable(penalty):
+        pen = {gv: penalty(*gv) for gv in
+               set(zip(p["game"].astype(str), p["variant"].astype(str)))}
+        per = np.array([pen[gv] for gv in zip(p["game"].astype(str), p["variant"].astype(str))])
+    else:
+        per = float(penalty)
+    p["unpaid_penalty"] = -per * p["unpaid_wages"].astype(float)
+    comps = list(SCORE_COMPONENTS)
+    p["other"] = p["score"].astype(float) - p[comps].astype(float).sum(axis=1)
+    comps.append("other")
+    frames = []
+    keysets = [GROUP] + ([GROUP + ["strategy"]] if by_strategy else [])
+    for keys in keysets:
+        long = p.melt(id_vars=keys, value_vars=comps, var_name="component")
+        a = long.groupby(keys + ["component"], observed=True, sort=False)["value"].agg(
+            n="size", mean="mean", sd="std").reset_index()
+        tot = p.groupby(keys, observed=True)["score"].mean().rename("total").reset_index()
+        a = a.merge(tot, on=keys)
+        a["se"] = a["sd"].fillna(0) / np.sqrt(a["n"])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            a["share"] = a["mean"] / a["total"]
+        if "strategy" not in keys:
+            a.insert(len(GROUP), "strategy", "(all)")
+        a["strategy"] = a["strategy"].astype(str)
+        frames.append(a)
+    out = pd.concat(frames, ignore_index=True)
+    out["component"] = pd.Categorical(out["component"], categories=comps, ordered=True)
+    out = out.sort_values(GROUP + ["strategy", "component"], ignore_index=True)
+    out["component"] = out["component"].astype(str)
+    out["lo"] = out["mean"] - Z95 * out["se"]
+    out["hi"] = out["mean"] + Z95 * out["se"]
+    return out[GROUP + ["strategy", "component", "n", "mean", "se", "lo", "hi", "share"]]
+
+
+# ============================================================================ solo
+
+
+def solo_clear_rates(players: pd.DataFrame) -> pd.DataFrame:
+    """Solo games: share cleared per game, variant and strategy, with interval; mean score."""
+    p = players[players["n_players"] == 1]
+    if not len(p):
+        return pd.DataFrame(columns=GROUP + ["strategy", "n", "k", "rate", "lo", "hi", "mean_score"])
+    g = p.groupby(GROUP + ["strategy"], observed=True).agg(
+        k=("solo_cleared", "sum"), n=("solo_cleared", "size"), mean_score=("score", "mean")).reset_index()
+    out = pd.concat([g[GROUP + ["strategy"]], rate_frame(g["k"], g["n"])], axis=1)
+    out["mean_score"] = g["mean_score"]
+    return out.sort_values(GROUP + ["rate"], ascending=[True] * 3 + [False], ignore_index=True)
+
+
+# ============================================================================ sweeps
+
+
+def _baseline_pairs(df: pd.DataFrame, baseline: str, keys: Sequence[str]):
+    """Rows of each non-baseline variant joined to the baseline row of the same game, n_players
+    and keys (suffixes _b for the baseline)."""
+    df = df.copy()
+    df["variant"] = df["variant"].astype(str)
+    df["game"] = df["game"].astype(str)
+    for k in keys:
+        if isinstance(df[k].dtype, pd.CategoricalDtype):
+            df[k] = df[k].astype(str)
+    base = df[df["variant"] == baseline].drop(columns=["variant"])
+    other = df[df["variant"] != baseline]
+    return other.merge(base, on=["game", "n_players"] + list(keys), suffixes=("", "_b"))
+
+
+def compare_rates(df: pd.DataFrame, baseline: str, keys: Sequence[str], k: str = "k", n: str = "n",
+                  alpha: float = 0.05) -> pd.DataFrame:
+    """Each variant's rate against the baseline's (same game, n_players and keys): difference
+    with Newcombe interval, p-value, Holm-adjusted p within each (game, n_players), flag."""
+    m = _baseline_pairs(df[GROUP + list(keys) + [k, n]], baseline, keys)
+    out = m[GROUP + list(keys)].copy()
+    out["baseline"] = baseline
+    out["rate_b"] = m[k + "_b"] / m[n + "_b"]
+    out["rate"] = m[k] / m[n]
+    d, lo, hi = newcombe_diff(m[k], m[n], m[k + "_b"], m[n + "_b"])
+    out["diff"], out["lo"], out["hi"] = d, lo, hi
+    out["p"] = two_proportion_pvalue(m[k], m[n], m[k + "_b"], m[n + "_b"])
+    out["n"], out["n_b"] = m[n], m[n + "_b"]
+    return flag_family(out, ["game", "n_players"], alpha=alpha)
+
+
+def compare_means(df: pd.DataFrame, baseline: str, keys: Sequence[str], mean: str = "mean",
+                  se: str = "se", alpha: float = 0.05) -> pd.DataFrame:
+    """Each variant's mean (with SE) against the baseline's: difference, interval, Holm flag."""
+    m = _baseline_pairs(df[GROUP + list(keys) + [mean, se]], baseline, keys)
+    out = m[GROUP + list(keys)].copy()
+    out["baseline"] = baseline
+    out["value_b"] = m[mean + "_b"]
+    out["value"] = m[mean]
+    d, s, lo, hi, p = mean_diff(m[mean], m[se], m[mean + "_b"], m[se + "_b"])
+    out["diff"], out["se"], out["lo"], out["hi"], out["p"] = d, s, lo, hi, p
+    return flag_family(out, ["game", "n_players"], alpha=alpha)
+
+
+def sweep_comparison(players: pd.DataFrame, baseline: str = "baseline",
+                     card_table: pd.DataFrame | None = None,
+                     builds: pd.DataFrame | None = None, alpha: float = 0.05,
+                     tables: dict[str, pd.DataFrame] | None = None) -> dict[str, pd.DataFrame]:
+    """Every variant against the baseline of the same game and player count.
+
+    Returns tables: strategy_win (win rate per strategy), seat_win (win rate per seat), balance
+    (seat balance figure), score (mean score per strategy), card_build (build rates), card_value
+    (marginal values). Each has diff, lo, hi, p, p_adj (Holm within game and player count) and
+    flag. Already computed tables (keys ``strategy_win_rates``, ``seat_win_rates``,
+    ``score_summary``, ``card_stats``) can be passed in ``tables`` to avoid recomputation."""
+    tables = dict(tables or {})
+    sw = tables.get("strategy_win_rates")
+    sw = strategy_win_rates(players) if sw is None else sw
+    seats = tables.get("seat_win_rates")
+    seats = seat_win_rates(players) if seats is None else seats
+    score = tables.get("score_summary")
+    score = score_summary(players) if score is None else score
+    cards = tables.get("card_stats", card_table)
+    if cards is None and builds is not None:
+        cards = card_stats(players, builds)
+    out = {
+        "strategy_win": compare_rates(sw, baseline, ["strategy"], alpha=alpha),
+        "seat_win": compare_rates(seats, baseline, ["seat"], alpha=alpha),
+        "score": compare_means(score, baseline, ["strategy"], alpha=alpha),
+    }
+    bal = seat_balance(seats)
+    if len(bal):
+        bal = bal.assign(se=(bal["gap_hi"] - bal["gap_lo"]) / (2 * Z95))
+        out["balance"] = compare_means(bal, baseline, [], mean="balance", se="se", alpha=alpha)
+    else:
+        out["balance"] = pd.DataFrame(columns=GROUP + ["diff", "lo", "hi", "p", "p_adj", "flag"])
+    if cards is not None and len(cards):
+        c = cards.rename(columns={"built": "k", "player_games": "n"})
+        out["card_build"] = compare_rates(c, baseline, ["card"], alpha=alpha)
+        cv = cards.dropna(subset=["coef"])
+        out["card_value"] = compare_means(cv, baseline, ["card"], mean="coef", se="coef_se", alpha=alpha)
+    for name, t in out.items():
+        if len(t) and "p_adj" in t.columns:
+            out[name] = t.sort_values(["game", "n_players", "flag", "p_adj"],
+                                      ascending=[True, True, False, True], ignore_index=True)
+    return out

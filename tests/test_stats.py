@@ -1,0 +1,292 @@
+"""nesim.stats against independently known values: published intervals, closed forms, planted effects."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import special, stats as sps
+
+from nesim import stats as S
+from nesim.errors import NesimError
+from report_fixtures import simulate_tables, write_dataset
+
+
+# ---------------------------------------------------------------------------- rates and comparisons
+
+
+def test_wilson_known_values():
+    lo, hi = S.wilson_interval([50, 0, 10], [100, 10, 10])
+    assert lo[0] == pytest.approx(0.4038, abs=1e-4) and hi[0] == pytest.approx(0.5962, abs=1e-4)
+    assert lo[1] == 0.0 and hi[1] == pytest.approx(0.2775, abs=1e-4)
+    assert lo[2] == pytest.approx(0.7225, abs=1e-4) and hi[2] == 1.0
+
+
+@pytest.mark.parametrize("k,n", [(1, 7), (13, 40), (999, 1000), (3, 3000)])
+def test_wilson_matches_scipy(k, n):
+    ci = sps.binomtest(k, n).proportion_ci(method="wilson")
+    lo, hi = S.wilson_interval(k, n)
+    assert float(lo) == pytest.approx(ci.low, abs=1e-9) and float(hi) == pytest.approx(ci.high, abs=1e-9)
+
+
+def test_wilson_empty_is_nan():
+    lo, hi = S.wilson_interval([0], [0])
+    assert np.isnan(lo[0]) and np.isnan(hi[0])
+
+
+def test_newcombe_published_example():
+    # Newcombe (1998), Statistics in Medicine 17:873, example (a): 56/70 vs 48/80, method 10
+    d, lo, hi = S.newcombe_diff(56, 70, 48, 80)
+    assert float(d) == pytest.approx(0.2)
+    assert float(lo) == pytest.approx(0.0524, abs=1e-4) and float(hi) == pytest.approx(0.3339, abs=1e-4)
+
+
+def test_two_proportion_pvalue_matches_chi_square():
+    p = S.two_proportion_pvalue(56, 70, 48, 80)
+    chi = sps.chi2_contingency([[56, 14], [48, 32]], correction=False)
+    assert float(p) == pytest.approx(chi.pvalue, rel=1e-9)
+    assert float(p) == pytest.approx(0.00805, abs=5e-5)
+
+
+def test_holm_and_bh_known_values():
+    p = [0.01, 0.04, 0.03, 0.005]
+    np.testing.assert_allclose(S.holm(p), [0.03, 0.06, 0.06, 0.02])
+    np.testing.assert_allclose(S.benjamini_hochberg(p), [0.02, 0.04, 0.04, 0.02])
+    adj = S.holm([0.01, np.nan, 0.02])
+    assert np.isnan(adj[1]) and adj[0] == pytest.approx(0.02) and adj[2] == pytest.approx(0.02)
+    assert S.holm([0.5, 0.9])[1] == 1.0  # step-down: never below an earlier step (0.5 x 2)
+    assert S.holm([0.6, 0.7]).max() <= 1.0
+
+
+def test_mean_diff_interval():
+    d, se, lo, hi, p = S.mean_diff(10.0, 0.3, 9.0, 0.4)
+    assert float(se) == pytest.approx(0.5)
+    assert float(lo) == pytest.approx(1 - 1.959964 * 0.5, abs=1e-5)
+    assert float(p) == pytest.approx(2 * (1 - sps.norm.cdf(2.0)))
+
+
+def test_compare_rates_flags_only_real_differences():
+    df = pd.DataFrame({"game": "progress", "n_players": 2,
+                       "variant": ["baseline", "big", "small"], "strategy": "greedy",
+                       "k": [500, 800, 520], "n": [1000, 1000, 1000]})
+    out = S.compare_rates(df, "baseline", ["strategy"]).set_index("variant")
+    assert out.loc["big", "diff"] == pytest.approx(0.3) and out.loc["big", "flag"]
+    assert not out.loc["small", "flag"]
+    assert out.loc["small", "lo"] < 0 < out.loc["small", "hi"]
+    # Holm over the two comparisons of the family: the smaller p doubled
+    raw = S.two_proportion_pvalue(800, 1000, 500, 1000)
+    assert out.loc["big", "p_adj"] == pytest.approx(min(1, 2 * float(raw)))
+
+
+# ---------------------------------------------------------------------------- logistic regression
+
+
+def test_logistic_regression_recovers_planted_effects():
+    rng = np.random.default_rng(7)
+    n = 20_000
+    X = (rng.random((n, 3)) < [0.3, 0.5, 0.4]).astype(np.uint8)
+    eta = -0.3 + 1.0 * X[:, 0] + 0.0 * X[:, 1] - 0.5 * X[:, 2]
+    y = rng.random(n) < special.expit(eta)
+    res = S.logistic_regression(np.column_stack([np.ones(n, np.uint8), X]), y, ridge=1.0, chunk=4096)
+    assert res.converged
+    b, se = res.coef, res.se
+    assert abs(b[1] - 1.0) < 3 * se[1]
+    assert abs(b[2]) < 3 * se[2]
+    assert abs(b[3] + 0.5) < 3 * se[3]
+    # SE of a binary coefficient with ~6000 treated: about 0.03 to 0.05
+    assert 0.02 < se[1] < 0.06
+
+
+def test_logistic_regression_survives_separation():
+    X = np.array([[1, 0], [1, 0], [1, 1], [1, 1], [1, 0], [1, 1]], dtype=np.uint8)
+    y = X[:, 1].astype(bool)  # card perfectly predicts the outcome
+    res = S.logistic_regression(X, y, ridge=1.0)
+    assert np.all(np.isfinite(res.coef)) and np.all(np.isfinite(res.se)) and res.coef[1] > 1
+
+
+def test_card_stats_finds_planted_card():
+    rng = np.random.default_rng(3)
+    t = simulate_tables("progress", 2, "baseline", ["a", "b"], 6000, rng, card_effects={"farm": 1.0})
+    builds = t["builds"]
+    cs = S.card_stats(t["players"], builds)
+    top = cs.iloc[0]
+    assert top["card"] == "farm"
+    assert 0.6 < top["coef"] < 1.2  # attenuated a little: the opponent's cards are not in the model
+    null = cs[cs["card"] != "farm"].dropna(subset=["coef"])
+    assert (np.abs(null["coef"] / null["coef_se"]) > 3.5).sum() == 0
+    # build rate: the share of player-games with at least one build of that card, computed directly
+    n_pg = len(t["players"])
+    farm_pg = builds[builds["card"] == "farm"][["game_id", "seat"]].drop_duplicates()
+    assert top["build_rate"] == pytest.approx(len(farm_pg) / n_pg)
+    assert top["player_games"] == n_pg
+    # points per cost from the published Progress card table: Farm costs 1, is worth 6
+    assert top["cost"] == 1 and top["asset_value"] == 6 and top["points_per_cost"] == 6
+    assert 1 <= top["mean_round"] <= 9
+
+
+def test_card_stats_hand_built():
+    players = pd.DataFrame({"game_id": [1, 1, 2, 2], "variant": "v", "game": "progress", "n_players": 2,
+                            "seat": [0, 1, 0, 1], "win": [True, False, False, True],
+                            "solo_cleared": False})
+    builds = pd.DataFrame({"game_id": [1, 1, 2, 1], "variant": "v", "game": "progress", "n_players": 2,
+                           "seat": [0, 0, 1, 1], "card": ["farm", "farm", "farm", "factory"],
+                           "round": [3, 5, 7, 2]})
+    cs = S.card_stats(players, builds).set_index("card")
+    assert cs.loc["farm", "built"] == 2 and cs.loc["farm", "build_rate"] == 0.5
+    assert cs.loc["farm", "mean_round"] == 5.0  # first builds at rounds 3 and 7
+    assert cs.loc["farm", "win_built"] == 1.0 and cs.loc["farm", "win_not"] == 0.0
+    assert cs.loc["factory", "built"] == 1 and cs.loc["factory", "win_built"] == 0.0
+    assert (cs.drop(["farm", "factory"])["built"] == 0).all() and len(cs) == 24
+
+
+# ---------------------------------------------------------------------------- ratings
+
+
+def test_bradley_terry_two_players_closed_form():
+    theta, cov = S.bradley_terry(np.array([[0, 60], [40, 0]]), prior=0.0)
+    assert theta[0] - theta[1] == pytest.approx(math.log(1.5), abs=1e-8)
+    # var(theta1 - theta2) = 1 / (N pi (1 - pi)) with N = 100, pi = 0.6
+    var_d = cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]
+    assert var_d == pytest.approx(1 / (100 * 0.6 * 0.4), rel=1e-6)
+
+
+def test_ratings_recover_planted_order():
+    strength = {"s0": 0.9, "s1": 0.3, "s2": -0.2, "s3": -1.0}
+    rng = np.random.default_rng(11)
+    frames = [simulate_tables("progress", 2, "baseline", list(strength), 4000, rng,
+                              id_base=0, strength=strength)["players"]]
+    r = S.ratings(pd.concat(frames, ignore_index=True))
+    assert list(r["strategy"]) == ["s0", "s1", "s2", "s3"]
+    planted = np.array(list(strength.values()))
+    planted = S.ELO_PER_LOGIT * (planted - planted.mean()) + 1500
+    got = r.set_index("strategy").loc[list(strength)]
+    assert np.all(np.abs(got["rating"].to_numpy() - planted) < 3 * got["rating_se"].to_numpy() + 5)
+
+
+def test_pairings_head_to_head():
+    players = pd.DataFrame({"game_id": [1, 1, 2, 2, 3, 3], "variant": "v", "game": "glory",
+                            "n_players": 2, "seat": [0, 1] * 3, "strategy": ["a", "b", "b", "a", "a", "a"],
+                            "rank": [1, 2, 1, 2, 1, 2], "win": [True, False] * 3})
+    p = S.pairings(players).set_index(["strategy", "opponent"])
+    assert p.loc[("a", "b"), "n"] == 2 and p.loc[("a", "b"), "k"] == 1
+    assert ("a", "a") not in p.index
+
+
+# ---------------------------------------------------------------------------- seats, ties, length
+
+
+def test_seat_balance_constructed():
+    seat_rates = pd.DataFrame({"game": "mecenat", "n_players": 3, "variant": "v", "seat": [0, 1, 2],
+                               "k": [50, 30, 20], "n": [100, 100, 100]})
+    seat_rates["rate"] = seat_rates["k"] / seat_rates["n"]
+    b = S.seat_balance(seat_rates).iloc[0]
+    assert b["balance"] == pytest.approx(0.7) and b["best_seat"] == 0 and b["worst_seat"] == 2
+    d, lo, hi = S.newcombe_diff(50, 100, 20, 100)
+    assert b["balance_lo"] == pytest.approx(1 - hi) and b["balance_hi"] == pytest.approx(1 - lo)
+
+
+def test_seat_win_rates_from_players():
+    wins0 = [True] * 7 + [False] * 3
+    players = pd.DataFrame({"game_id": np.repeat(np.arange(10), 2), "variant": "v", "game": "progress",
+                            "n_players": 2, "seat": [0, 1] * 10,
+                            "win": [w for w0 in wins0 for w in (w0, not w0)]})
+    s = S.seat_win_rates(players).set_index("seat")
+    assert s.loc[0, "rate"] == 0.7 and s.loc[1, "rate"] == pytest.approx(0.3)
+    assert s.loc[0, "fair"] == 0.5
+    assert s.loc[0, "p_fair"] == pytest.approx(sps.binomtest(7, 10, 0.5).pvalue)
+    assert S.seat_balance(S.seat_win_rates(players)).iloc[0]["balance"] == pytest.approx(0.6)
+
+
+def test_tie_rate_and_game_length():
+    scores = [(10, 10), (10, 9), (5, 5), (3, 8)]
+    players = pd.DataFrame({"game_id": np.repeat(np.arange(4), 2), "variant": "v", "game": "glory",
+                            "n_players": 2, "seat": [0, 1] * 4, "score": [s for p in scores for s in p]})
+    t = S.tie_rate(players).iloc[0]
+    assert t["ties"] == 2 and t["rate"] == 0.5
+    games = pd.DataFrame({"game_id": range(4), "variant": "v", "game": "glory", "n_players": 2,
+                          "rounds_played": [9, 9, 8, 9]})
+    g = S.game_length(games).iloc[0]
+    assert g["mean"] == pytest.approx(8.75) and g["min"] == 8
+
+
+# ---------------------------------------------------------------------------- pacing, scores, solo
+
+
+def test_pacing_hand_built():
+    rounds = pd.DataFrame({
+        "game_id": [1, 1, 2, 2] * 2, "variant": "v", "game": "progress", "n_players": 2,
+        "seat": [0, 1, 0, 1] * 2, "round": [1] * 4 + [2] * 4,
+        "money": [1, 3, 5, 7, 2, 2, 2, 2], "household": [10, 10, 20, 20, 30, 30, 50, 50]})
+    p = S.pacing(rounds, metrics=["money", "household"]).set_index(["round", "metric"])
+    m1 = p.loc[(1, "money")]
+    assert m1["n"] == 4 and m1["mean"] == 4.0
+    se = math.sqrt(20 / 3) / 2  # sd of 1,3,5,7 over sqrt(4)
+    assert m1["se"] == pytest.approx(se) and m1["lo"] == pytest.approx(4 - 1.959964 * se, abs=1e-5)
+    assert p.loc[(2, "money"), "se"] == 0 and p.loc[(2, "money"), "hi"] == 2.0
+    # the household is one number per game: counted once per game, not once per seat
+    assert p.loc[(1, "household"), "n"] == 2 and p.loc[(2, "household"), "mean"] == 40.0
+
+
+def test_pacing_streamed_equals_whole(tmp_path):
+    d = write_dataset(tmp_path / "ds", games=("mecenat",), n_players=(3,), n_games=60, parts=3)
+    whole = S.pacing(S.read_table([d], "rounds"))
+    streamed = S.read_pacing([d])
+    pd.testing.assert_frame_equal(whole.reset_index(drop=True), streamed.reset_index(drop=True))
+
+
+def test_score_components_shares():
+    players = pd.DataFrame({"game_id": [1, 1], "variant": "v", "game": "progress", "n_players": 2,
+                            "strategy": ["a", "b"], "score": [40, 20], "building_points": [30, 14],
+                            "bonus_points": [5, 0], "money": [5, 9], "vp_points": [0, 0],
+                            "unpaid_wages": [0, 1]})
+    c = S.score_components(players, penalty=3)
+    allrows = c[c["strategy"] == "(all)"].set_index("component")
+    assert allrows.loc["building_points", "share"] == pytest.approx(44 / 60)
+    assert allrows.loc["unpaid_penalty", "mean"] == pytest.approx(-1.5)
+    assert allrows.loc["other", "mean"] == pytest.approx(0.0)
+    assert allrows["share"].sum() == pytest.approx(1.0)
+    b = c[c["strategy"] == "b"].set_index("component")
+    assert b.loc["money", "share"] == pytest.approx(9 / 20)
+
+
+def test_solo_clear_rate():
+    players = pd.DataFrame({"game_id": range(4), "variant": "v", "game": "glory", "n_players": 1,
+                            "seat": 0, "strategy": "greedy", "score": [90, 100, 110, 120],
+                            "solo_cleared": [False, True, True, True], "win": [False, True, True, True]})
+    s = S.solo_clear_rates(players).iloc[0]
+    ci = sps.binomtest(3, 4).proportion_ci(method="wilson")
+    assert s["rate"] == 0.75 and s["lo"] == pytest.approx(ci.low) and s["hi"] == pytest.approx(ci.high)
+
+
+# ---------------------------------------------------------------------------- sweeps and reading
+
+
+def test_sweep_flags_planted_strategy_difference(tmp_path):
+    d = write_dataset(tmp_path / "ds", variants=("baseline", "boost"), strategies=("greedy", "random"),
+                      n_games=600, variant_strength={"boost": {"greedy": 1.5}})
+    players = S.read_table([d], "players")
+    out = S.sweep_comparison(players, "baseline", builds=S.read_table([d], "builds"))
+    sw = out["strategy_win"].set_index("strategy")
+    assert sw.loc["greedy", "flag"] and sw.loc["greedy", "diff"] > 0.2
+    # build rates were not changed by the variant: (almost) nothing flagged
+    assert out["card_build"]["flag"].sum() <= 1
+    assert set(out) >= {"strategy_win", "seat_win", "balance", "score", "card_build", "card_value"}
+
+
+def test_read_table_errors_and_chunks(tmp_path):
+    with pytest.raises(NesimError, match="nowhere"):
+        S.read_table([tmp_path / "nowhere"], "players")
+    d = write_dataset(tmp_path / "ds", n_games=40, parts=2)
+    assert len(S.read_table([d], "games")) == 40
+    two = S.read_table([d, d], "games", ["game_id"])
+    assert two["game_id"].is_unique and len(two) == 80
+    m = json.loads((d / "manifest.json").read_text())
+    m["chunks"][1]["status"] = "pending"
+    (d / "manifest.json").write_text(json.dumps(m))
+    assert len(S.read_table([d], "games")) == 20  # only done chunks count
+    (d / "players" / "part-00000.parquet").write_bytes(b"garbage")
+    with pytest.raises(NesimError, match="part-00000"):
+        S.read_table([d], "players")
