@@ -1,0 +1,22 @@
+"""sets: Aims at end-game bonus and icon-count buildings, weighing each bonus by its size.
+
+Its weights go to strategies/_common.decide, which reads cards by their table fields.
+"""
+
+import numpy as np
+from numba import njit
+
+from nesim.kernel.api import STRATEGY_SIG
+from strategies._common import NW, decide
+
+NAME = "sets"
+DESCRIPTION = "Aims at end-game bonus and icon-count buildings, weighing each bonus by its size."
+PARAMS = {"reserve": 1.0, "set_weight": 1.5}
+
+
+@njit(STRATEGY_SIG, cache=True)
+def choose(kind, seat, opts, n, ctx, st, tab, params):
+    w = np.empty(NW)
+    w[0] = params[0]; w[1] = 5.0; w[2] = 11.0; w[3] = 1.0; w[4] = 9.0
+    w[5] = 1.0; w[6] = 0.5; w[7] = params[1]; w[8] = 0.5; w[9] = 1.0
+    return decide(kind, seat, opts, n, ctx, st, tab, w)
