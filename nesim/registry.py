@@ -52,7 +52,10 @@ def modules() -> dict[str, ModuleType]:
     for info in pkgutil.iter_modules(strategies.__path__):
         if info.name.startswith("_"):
             continue
-        mod = importlib.import_module(f"strategies.{info.name}")
+        try:
+            mod = importlib.import_module(f"strategies.{info.name}")
+        except Exception as exc:  # a broken strategy file is the user's to fix: name it, one line
+            raise NesimError(f"strategies/{info.name}.py does not load: {type(exc).__name__}: {exc}") from None
         if not all(hasattr(mod, a) for a in ("NAME", "DESCRIPTION", "PARAMS", "choose")):
             continue
         if len(mod.PARAMS) > MAXPARAMS:
