@@ -184,24 +184,42 @@ def _card_rows(data) -> list[dict]:
 @cli.command()
 @click.option("--game", required=True, type=GAME_CHOICE, help="Which game's card table.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per building type.")
+@click.option("--spec", type=click.Path(dir_okay=False, path_type=str), help="A sweep file (TOML).")
+@click.option("--variant", help="The sweep file's variant whose card table to print.")
 @data_option
-def cards(game: str, as_json: bool, data_dir: str | None) -> None:
-    """Print a game's building cards: cost, asset value, copies, icons, rules."""
+def cards(game: str, as_json: bool, spec: str | None, variant: str | None, data_dir: str | None) -> None:
+    """Print a game's building cards: cost, asset value, copies, icons, rules.
+
+    With --spec and --variant, the table as that variant changes it; changed values are marked *.
+    """
     import json
 
     data = _load(game, data_dir)
+    changed: dict = {}
+    if spec or variant:
+        if not (spec and variant):
+            raise NesimError("--spec and --variant go together")
+        from nesim.sweep import load_sweep
+
+        sw = load_sweep(spec)
+        v = sw.variant(variant)
+        changed = v.changes_for(data).get("cards", {})
+        data = sw.data(v, game)
     rows = _card_rows(data)
     if as_json:
+        for r in rows:
+            r["changed"] = sorted(changed.get(r["key"], {}))
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return
     icons = lambda r: "".join(c for c, f in (("A", "agriculture"), ("I", "industry"), ("L", "facility")) if r[f])
     head = f"{'key':<24} {'name':<28} {'cost':>4} {'value':>5} {'copies':>6} {'icons':<5} {'units':>5}  rules"
     out = [f"{game.capitalize()}: {len(rows)} building types, {data.deck_size()} cards", head, "-" * len(head)]
+    mark = lambda r, f: f"{r[f]}{'*' if f in changed.get(r['key'], {}) else ''}"
     for r in rows:
         rules = " ".join(x for x in (r["cost_rule"] and f"cost[{r['cost_rule']}]",
                                      r["end_game"] and f"end[{r['end_game']}]") if x)
-        out.append(f"{r['key']:<24} {r['name'][:28]:<28} {r['cost']:>4} {r['asset_value']:>5} "
-                   f"{r['copies']:>6} {icons(r):<5} {r['workers_needed'] or '-':>5}  {rules}")
+        out.append(f"{r['key']:<24} {r['name'][:28]:<28} {mark(r, 'cost'):>4} {mark(r, 'asset_value'):>5} "
+                   f"{mark(r, 'copies'):>6} {icons(r):<5} {r['workers_needed'] or '-':>5}  {rules}")
     click.echo("\n".join(out))
 
 
@@ -345,3 +363,38 @@ def report(directories: tuple[str, ...], out: str, quiet: bool) -> None:
     build_report(list(directories), out, progress=progress)
     if not quiet:
         click.echo(f"report written to {out}")
+
+
+@cli.command()
+@click.argument("spec", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--out", required=True, type=click.Path(path_type=str), help="Dataset directory to write.")
+@click.option("--jobs", default=1, show_default=True, type=int, help="Parallel worker processes.")
+@click.option("--backend", default="loky", show_default=True, type=click.Choice(["loky", "dask"]),
+              help="joblib backend: loky on this machine, dask for a dask.distributed cluster.")
+@click.option("--scheduler", default=None, help="dask scheduler address (tcp://host:port).")
+@click.option("--max-variants", default=1000, show_default=True, type=int,
+              help="Refuse a sweep that expands to more variants.")
+@click.option("--chunk-size", default=None, type=int, help="Games per chunk (default 10,000).")
+@click.option("--resume", is_flag=True, help="Finish an interrupted sweep in --out.")
+@click.option("--force", is_flag=True, help="Overwrite an existing dataset in --out.")
+@click.option("--quiet", is_flag=True, help="No progress bar and no summary line.")
+def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume, force, quiet) -> None:
+    """Run every variant of a sweep file at every player count into one dataset."""
+    from nesim.runner import DEFAULT_CHUNK, run
+    from nesim.sweep import load_sweep
+
+    if chunk_size is not None and chunk_size < 1:
+        raise NesimError(f"--chunk-size must be at least 1, got {chunk_size}")
+    if resume and force:
+        raise NesimError("--resume and --force exclude each other")
+    if scheduler and backend != "dask":
+        raise NesimError("--scheduler needs --backend dask")
+    sw = load_sweep(spec, max_variants)
+    units = sw.units()
+    summary = run(units, out, sw.seed, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
+                  force=force, chunk_size=chunk_size or DEFAULT_CHUNK, progress=not quiet,
+                  command=sys.argv[1:], baseline=sw.baseline)
+    if not quiet:
+        rate = summary.games / summary.seconds if summary.seconds > 0 else float("inf")
+        click.echo(f"{len(sw.variants)} variants x {len(sw.games)} game(s) x {len(sw.players)} player "
+                   f"count(s): {summary.games:,} games written to {out} in {summary.seconds:.1f} s ({rate:,.0f} games/s)")

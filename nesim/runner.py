@@ -351,12 +351,13 @@ def backend_context(backend: str, jobs: int, scheduler: str | None) -> Iterator[
 def run(units: list[Unit], out: str | Path, seed: int, *, jobs: int = 1, backend: str = "loky",
         scheduler: str | None = None, resume: bool = False, force: bool = False,
         chunk_size: int = DEFAULT_CHUNK, progress: bool = True, command: list[str] | None = None,
+        baseline: str = "baseline",
         warn: Callable[[str], None] = lambda m: print(m, file=sys.stderr)) -> RunSummary:
     """Plays every unit into the dataset at ``out``; see the module text for the guarantees."""
     out = Path(out)
     if jobs < 1:
         raise NesimError(f"--jobs must be at least 1, got {jobs}")
-    config = make_config(units, seed, chunk_size)
+    config = make_config(units, seed, chunk_size, baseline)
     manifest = prepare_output(out, resume, force)
     datas = [u.data() for u in units]
     from nesim.kernel.tables import build_table

@@ -1,0 +1,312 @@
+"""Sweep files: TOML that names games, player counts, strategies and variants of cards and rules.
+
+``load_sweep(path)`` reads and checks the whole file before anything runs and returns a
+:class:`Sweep` whose ``units()`` the runner plays. Every problem is one line naming the file,
+the key and the reason. A variant changes, against the data files::
+
+    cards.<key>.{cost, asset_value, copies}     e.g.  cards.cathedral = { cost = 8 }
+    rules.<parameter>                           e.g.  rules.wages = [2,2,3,3,3,4,4,5,5]
+    params.<strategy>.<parameter>               e.g.  params.greedy.reserve = 2
+    strategies = [...]                          a whole new line-up
+
+``[grid]`` maps such dotted keys to lists of values; their cartesian product adds one variant per
+combination, named from its values. ``baseline`` (no changes) is added first unless given.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from nesim.cards import GAMES, RULE_FIELDS, GameData, load_game
+from nesim.errors import NesimError
+
+TOP_KEYS = {"game", "players", "games", "seed", "strategies", "variant", "grid", "baseline"}
+VARIANT_KEYS = {"name", "cards", "rules", "params", "strategies"}
+CARD_FIELDS = ("cost", "asset_value", "copies")
+DEFAULT_MAX_VARIANTS = 1000
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    cards: dict  # key -> {field: value}
+    rules: dict  # parameter -> value
+    params: dict  # strategy name -> {parameter: value}
+    strategies: tuple[str, ...] | None  # a line-up replacing the sweep's, or None
+
+    def changes_for(self, data: GameData) -> dict:
+        """The card and rule changes that apply to one game (a card of another game is left out)."""
+        out = {}
+        cards = {k: v for k, v in self.cards.items() if k in data.index}
+        if cards:
+            out["cards"] = cards
+        if self.rules:
+            out["rules"] = self.rules
+        return out
+
+
+@dataclass(frozen=True)
+class Sweep:
+    path: str
+    games: tuple[str, ...]
+    players: tuple[int, ...]
+    games_per_variant: int
+    seed: int
+    strategies: tuple[str, ...]
+    variants: tuple[Variant, ...]
+    baseline: str = "baseline"
+
+    def line_up(self, variant: Variant, n: int) -> tuple[str, ...]:
+        """The variant's strategies for n seats, with its parameter changes applied."""
+        from nesim.registry import resolve_seats
+
+        names = variant.strategies or self.strategies
+        seats = [names[i % len(names)] for i in range(n)]  # a longer line-up is cut, a shorter one cycled
+        specs = []
+        for s in resolve_seats(";".join(seats), n):
+            changed = dict(zip(s.defaults, s.values))
+            changed.update(variant.params.get(s.name, {}))
+            extra = [f"{k}={v:g}" for k, v in changed.items() if v != s.defaults[k]]
+            specs.append(s.name + (":" + ",".join(extra) if extra else ""))
+        return tuple(specs)
+
+    def units(self):
+        from nesim.runner import Unit
+
+        units, base = [], 0
+        for v in self.variants:
+            for game in self.games:
+                for n in self.players:
+                    units.append(Unit(v.name, game, n, self.line_up(v, n), self.games_per_variant, base,
+                                      v.changes_for(load_game(game))))
+                    base += self.games_per_variant
+        return units
+
+    def variant(self, name: str) -> Variant:
+        for v in self.variants:
+            if v.name == name:
+                return v
+        raise NesimError(f"{self.path}: no variant named {name!r} (variants: "
+                         f"{', '.join(v.name for v in self.variants[:20])})")
+
+    def data(self, variant: Variant, game: str) -> GameData:
+        base = load_game(game)
+        changes = variant.changes_for(base)
+        return base.with_changes(cards=changes.get("cards"), rules=changes.get("rules"),
+                                 where=f"{self.path}: variant {variant.name!r}")
+
+
+def _err(path, key: str, reason: str) -> NesimError:
+    return NesimError(f"{path}: {key}: {reason}")
+
+
+def _int(path, key, value, low: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _err(path, key, f"must be a whole number, got {value!r}")
+    if low is not None and value < low:
+        raise _err(path, key, f"must be at least {low}, got {value}")
+    return value
+
+
+def _strategies(path, key, value) -> tuple[str, ...]:
+    from nesim.registry import resolve
+
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(x, str) for x in value):
+        raise _err(path, key, "must be a list of strategy names (with parameters, e.g. 'greedy:reserve=2')")
+    for spec in value:
+        try:
+            resolve(spec)
+        except NesimError as exc:
+            raise _err(path, key, str(exc)) from None
+    return tuple(value)
+
+
+def _set_dotted(path, changes: dict, key: str, value: Any, label: str = "") -> None:
+    """Puts one dotted key (cards.X.F, rules.P, params.S.P) of a variant or grid into ``changes``."""
+    parts = key.split(".")
+    head = parts[0]
+    if head == "cards" and len(parts) == 3:
+        changes.setdefault("cards", {}).setdefault(parts[1], {})[parts[2]] = value
+    elif head == "rules" and len(parts) == 2:
+        changes.setdefault("rules", {})[parts[1]] = value
+    elif head == "params" and len(parts) == 3:
+        changes.setdefault("params", {}).setdefault(parts[1], {})[parts[2]] = value
+    else:
+        raise _err(path, label + key, "unknown key (expected cards.<card>.<field>, rules.<parameter> or "
+                   "params.<strategy>.<parameter>)")
+
+
+def _check_variant(path, where: str, raw: dict, games: tuple[str, ...]) -> Variant:
+    for k in raw:
+        if k not in VARIANT_KEYS:
+            raise _err(path, f"{where}.{k}", f"unknown key (allowed: {', '.join(sorted(VARIANT_KEYS))})")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise _err(path, f"{where}.name", "every variant needs a name")
+    cards = raw.get("cards", {})
+    if not isinstance(cards, dict):
+        raise _err(path, f"{where}.cards", "must be a table of card -> {cost, asset_value, copies}")
+    for key, fields in cards.items():
+        if not isinstance(fields, dict):
+            raise _err(path, f"{where}.cards.{key}", "must be a table such as { cost = 8 }")
+        if not any(key in load_game(g).index for g in games):
+            raise _err(path, f"{where}.cards.{key}", f"unknown card for {' / '.join(games)}")
+        for f, v in fields.items():
+            if f not in CARD_FIELDS:
+                raise _err(path, f"{where}.cards.{key}.{f}", f"unknown field (allowed: {', '.join(CARD_FIELDS)})")
+            _int(path, f"{where}.cards.{key}.{f}", v, 0)
+    rules = raw.get("rules", {})
+    if not isinstance(rules, dict):
+        raise _err(path, f"{where}.rules", "must be a table of rule parameters")
+    for r in rules:
+        if r not in RULE_FIELDS:
+            raise _err(path, f"{where}.rules.{r}", f"unknown rule (known: {', '.join(RULE_FIELDS)})")
+    params = raw.get("params", {})
+    if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
+        raise _err(path, f"{where}.params", "must be a table of strategy -> {parameter = number}")
+    from nesim.registry import modules
+
+    for strat, values in params.items():
+        if strat not in modules():
+            raise _err(path, f"{where}.params.{strat}", f"unknown strategy (known: {', '.join(modules())})")
+        for p, v in values.items():
+            if p not in modules()[strat].PARAMS:
+                raise _err(path, f"{where}.params.{strat}.{p}", f"unknown parameter of {strat} "
+                           f"(known: {', '.join(modules()[strat].PARAMS) or 'none'})")
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise _err(path, f"{where}.params.{strat}.{p}", f"must be a number, got {v!r}")
+    lineup = _strategies(path, f"{where}.strategies", raw["strategies"]) if "strategies" in raw else None
+    # the card and rule changes must make a playable game of every game of the sweep
+    card_changes = {k: v for k, v in cards.items()}
+    for g in games:
+        data = load_game(g)
+        mine = {k: v for k, v in card_changes.items() if k in data.index}
+        try:
+            changed = data.with_changes(cards=mine, rules=rules, where=f"{path}: {where}")
+        except NesimError:
+            raise
+        _check_kernel_limits(path, where, changed)
+    return Variant(name.strip(), {k: dict(v) for k, v in cards.items()}, dict(rules),
+                   {k: {p: float(x) for p, x in v.items()} for k, v in params.items()}, lineup)
+
+
+def _check_kernel_limits(path, where: str, data: GameData) -> None:
+    from nesim.kernel.tables import MAXDECK, MAXROUNDS, build_table
+
+    if data.rules.rounds > MAXROUNDS:
+        raise _err(path, f"{where}.rules.rounds", f"the kernel plays at most {MAXROUNDS} rounds")
+    if data.deck_size() > MAXDECK:
+        raise _err(path, f"{where}.cards", f"the {data.game} deck would hold {data.deck_size()} cards; "
+                   f"the kernel holds at most {MAXDECK}")
+    try:
+        build_table(data)
+    except ValueError as exc:
+        raise _err(path, where, str(exc)) from None
+
+
+def _fmt(value) -> str:
+    if isinstance(value, list):
+        return "[" + ",".join(_fmt(v) for v in value) + "]"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def grid_variants(path, grid: dict, max_variants: int) -> list[dict]:
+    """The raw variant tables of a [grid]: one per combination, named from its values."""
+    if not isinstance(grid, dict) or not grid:
+        raise _err(path, "grid", "must be a table of dotted keys -> lists of values")
+    for key, values in grid.items():
+        if not isinstance(values, list) or not values:
+            raise _err(path, f"grid.{key}", "must be a non-empty list of values")
+    total = 1
+    for values in grid.values():
+        total *= len(values)
+    if total > max_variants:
+        raise _err(path, "grid", f"expands to {total} variants, more than --max-variants {max_variants}")
+    out = []
+    keys = list(grid)
+    for combo in itertools.product(*(grid[k] for k in keys)):
+        changes: dict = {}
+        for k, v in zip(keys, combo):
+            _set_dotted(path, changes, k, v, "grid.")
+        short = [f"{k.split('.', 1)[1]}={_fmt(v)}" for k, v in zip(keys, combo)]
+        out.append({"name": " ".join(short), **changes})
+    return out
+
+
+def load_sweep(path: str | Path, max_variants: int = DEFAULT_MAX_VARIANTS) -> Sweep:
+    p = Path(path)
+    try:
+        with p.open("rb") as f:
+            raw = tomllib.load(f)
+    except FileNotFoundError:
+        raise NesimError(f"{path}: no such sweep file") from None
+    except OSError as exc:
+        raise NesimError(f"{path}: cannot read ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise NesimError(f"{path}: not valid TOML ({exc})") from None
+    for k in raw:
+        if k not in TOP_KEYS:
+            raise _err(path, k, f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
+    for k in ("game", "players", "games", "strategies"):
+        if k not in raw:
+            raise _err(path, k, "missing")
+    games = raw["game"] if isinstance(raw["game"], list) else [raw["game"]]
+    for g in games:
+        if g not in GAMES:
+            raise _err(path, "game", f"unknown game {g!r} (known: {', '.join(GAMES)})")
+    players = raw["players"] if isinstance(raw["players"], list) else [raw["players"]]
+    for n in players:
+        _int(path, "players", n, 1)
+        if n > 4:
+            raise _err(path, "players", f"must be 1 to 4, got {n}")
+    if 1 in players:
+        for g in games:
+            load_game(g).check_solo(f"{path}: players")
+    n_games = _int(path, "games", raw["games"], 1)
+    seed = _int(path, "seed", raw.get("seed", 0))
+    strategies = _strategies(path, "strategies", raw["strategies"])
+    baseline = raw.get("baseline", "baseline")
+    raw_variants = raw.get("variant", [])
+    if not isinstance(raw_variants, list):
+        raise _err(path, "variant", "must be an array of tables: [[variant]]")
+    n_explicit = len(raw_variants)
+    if n_explicit > max_variants:
+        raise _err(path, "variant", f"{n_explicit} variants, more than --max-variants {max_variants}")
+    tables = list(raw_variants)
+    if "grid" in raw:
+        tables += grid_variants(path, raw["grid"], max_variants - n_explicit)
+    variants: list[Variant] = []
+    for i, table in enumerate(tables):
+        where = f"variant[{i}]" if i < n_explicit else f"grid ({table.get('name')})"
+        if not isinstance(table, dict):
+            raise _err(path, where, "must be a table")
+        variants.append(_check_variant(path, where, table, tuple(games)))
+    names = [v.name for v in variants]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise _err(path, "variant", f"two variants are named {dup!r}")
+    if baseline not in names:
+        variants.insert(0, Variant(baseline, {}, {}, {}, None))
+    if len(variants) > max_variants:
+        raise _err(path, "variant", f"{len(variants)} variants, more than --max-variants {max_variants}")
+    sweep = Sweep(str(path), tuple(games), tuple(players), n_games, seed, strategies, tuple(variants), baseline)
+    for v in variants:  # a line-up that does not fit a player count
+        for n in players:
+            try:
+                sweep.line_up(v, n)
+            except NesimError as exc:
+                raise _err(path, f"variant {v.name!r} strategies", str(exc)) from None
+    return sweep
