@@ -27,25 +27,18 @@ test: venv
 test-all: venv
 	$(VPY) -m pytest -q $(PYTEST_ARGS)
 
-# The main job on a small default: each game at 2, 3 and 4 players with greedy against random,
-# into reports/demo-data/, and one report of all of it in reports/demo.html.
-DEMO_GAMES ?= 10000
-DEMO_SIM = $(VENV)/bin/nesim simulate --games $(DEMO_GAMES) --seed 1 --jobs 2 --force --quiet
+# The main job on a small default: a sweep of the three games at 2-4 players (experiments/sweeps/demo.toml)
+# into reports/demo-data/, and its report in reports/demo.html.
 demo: venv
-	@for g in progress mecenat glory; do \
-	  echo "simulating $$g ($(DEMO_GAMES) games each at 2, 3 and 4 players)"; \
-	  $(DEMO_SIM) --game $$g --players 2 --strategies greedy,random --out reports/demo-data/$$g-2p || exit 2; \
-	  $(DEMO_SIM) --game $$g --players 3 --strategies greedy,random,random --out reports/demo-data/$$g-3p || exit 2; \
-	  $(DEMO_SIM) --game $$g --players 4 --strategies greedy,greedy,random,random --out reports/demo-data/$$g-4p || exit 2; \
-	done
-	$(VENV)/bin/nesim report reports/demo-data/* --out reports/demo.html
-	$(VENV)/bin/nesim replay reports/demo-data/glory-4p 0 | tail -6
+	$(VENV)/bin/nesim sweep experiments/sweeps/demo.toml --out reports/demo-data --jobs 2 --force
+	$(VENV)/bin/nesim report reports/demo-data --out reports/demo.html
+	$(VENV)/bin/nesim replay reports/demo-data 0 | tail -5
 
 bench: venv
 	$(VENV)/bin/nesim bench
 
 report: venv
-	$(VENV)/bin/nesim report reports/demo-data/* --out reports/demo.html
+	$(VENV)/bin/nesim report reports/demo-data --out reports/demo.html
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .hypothesis
