@@ -1,0 +1,593 @@
+"""strong: a one-ply evaluation of every option, in points, with tunable weights.
+
+Each placement is scored by what its workplace would bring now: the best building it could
+construct (asset value, the end-game bonus expected for it and what it adds to bonus cards already
+owned, its use as a workplace in the rounds left, less the cards discarded for it), money against
+the coming wages (a $ that keeps an Unpaid Wage card away is worth more than a point), cards and
+consumer items by how much room the payday hand limit leaves, VP tokens by the set they complete
+and the cost rules and bonuses they unlock, and workers by the actions left in the game against
+the wages still to pay. Safety rules on top: never hire a worker whose wages this payday cannot be
+met, stop hiring late, hire at once while only the two starting workers are out, and in the last
+round value cards only for what they can still build (so they become money). Discards drop the
+card worth least in hand (consumer items first unless a bonus or workplace wants them); sales
+lose the least in points and in use.
+
+Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
+never by its key, so variants with changed cards play sensibly. The evaluator is self-contained
+here so that it does not depend on the weights and helpers other strategies share.
+"""
+
+import numpy as np
+from numba import njit
+
+from nesim.kernel.api import STRATEGY_SIG
+from nesim.kernel.core import (CTX_SHORT, CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE,
+                               K_PLACE, K_SELL, OWN, PAIR, bonus, construct_cost,
+                               construct_payable, current_cost, hand_limit, sale_price,
+                               terms_allow, units_left, worker_cap)
+from nesim.kernel.tables import (AGRI, ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_BUILDING_CO,
+                                 C_COLONY, C_CONTRACTOR, C_DOUBLE_CITY, C_SKYSCRAPER, C_TEMPLE,
+                                 C_WORLDWIDE, EA, EB, EFFECT, END_A, END_AGRI_AND_IND,
+                                 END_AGRI_VALUE, END_B, END_DOUBLE_VP, END_EMPTY_HAND, END_FORGIVE,
+                                 END_IND_VALUE, END_KIND, END_MIN_AGRI, END_MIN_BUILDINGS,
+                                 END_MIN_IND, END_MIN_ITEMS, END_MIN_LOCK, END_MIN_VP,
+                                 END_MIN_WORKERS, END_ONLY_LOCK, END_PER_BUILDING, END_PER_IND,
+                                 END_PER_ITEM, END_PER_LOCK, END_PER_WORKER, E_BREWERY,
+                                 E_BURNT_FIELD, E_CAFE, E_CHEMICAL, E_CHICKEN, E_CONSTRUCT,
+                                 E_DESIGN_OFFICE, E_DISCARD_DRAW, E_DISCARD_MONEY, E_DRAW,
+                                 E_DRAW_VP, E_FARM_RESORT, E_FARM_VILLAGE, E_FILL_HAND,
+                                 E_FISH_FARM, E_HIRE_UPTO, E_IRONWORK, E_ITEMS_VP, E_LOTTERY,
+                                 E_MINE, E_MONEY, E_MUSEUM_GLORY, E_QUARRY, E_RELICS_WP, E_SCHOOL,
+                                 E_TAKE_ITEMS, E_TECH_COLLEGE, IND, LOCK, NT, R, R_NTYPES,
+                                 R_ROUNDS, R_UNPAID_PENALTY, R_VP_POINTS, R_VP_SET, R_WAGES,
+                                 SELLABLE, WORKABLE)
+
+NAME = "strong"
+DESCRIPTION = "One-ply evaluation of every option in points, with wage and hiring safety rules."
+PARAMS = {
+    "reserve": 1.0,  # paydays of wages to hold (the coming one, half the next)
+    "build_bias": 4.0,  # extra for any construction: it turns cards into points
+    "card": 6.0,  # a building card in hand
+    "item": 5.0,  # a consumer item in hand
+    "action": 6.0,  # one worker action in a later round
+    "hire_until": 6.0,  # last round to hire in
+    "hire_bias": 3.0,  # extra for hiring while only the starting workers are out
+    "vp": 1.5,  # scale on VP-token points
+    "bonus": 0.5,  # scale on end-game bonuses
+    "urgent": 2.0,  # extra per $ that keeps an Unpaid Wage card away
+    "util": 0.6,  # scale on a workplace building's use in later rounds
+    "spend": 1.0,  # scale on the cards discarded to pay a construction
+    "hire_safe": 0.5,  # cost per $ a hire leaves uncovered for the next payday
+    "max_workers": 3.0,  # never hire beyond this many workers
+}
+(P_RESERVE, P_BUILD, P_CARD, P_ITEM, P_ACTION, P_HIRE_UNTIL, P_HIRE_BIAS, P_VP, P_BONUS, P_URGENT,
+ P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS) = range(14)
+ITEM_KEEP = 0.6  # keep value of a card in hand, as a share of a new one
+KEEP_BUILD = 0.4  # share of the building a card would make, in its keep value
+LIMIT_WASTE = 0.85  # share of a card's value lost when it goes over the hand limit
+START = 0.5  # the start player marker
+
+
+# ---------------------------------------------------------------------------- small queries
+
+@njit(cache=True)
+def rounds_left(s, tab):
+    return tab[R, R_ROUNDS] - s.round
+
+
+@njit(cache=True)
+def wage_at(tab, rnd):
+    return tab[R, R_WAGES + rnd - 1]
+
+
+@njit(cache=True)
+def wages_from_now(tab, rnd):
+    total = 0
+    for r in range(rnd, tab[R, R_ROUNDS] + 1):
+        total += wage_at(tab, r)
+    return total
+
+
+@njit(cache=True)
+def sellable_value(s, tab, p):
+    total = 0
+    for b in range(tab[R, R_NTYPES]):
+        if tab[SELLABLE, b] and s.bld[p, b]:
+            total += s.bld[p, b] * sale_price(s, tab, b)
+    return total
+
+
+@njit(cache=True)
+def vp_points(tab, t):
+    return tab[R, R_VP_POINTS] * (t // tab[R, R_VP_SET]) + t % tab[R, R_VP_SET]
+
+
+@njit(cache=True)
+def owns_effect(s, tab, p, effect):
+    for b in range(tab[R, R_NTYPES]):
+        if s.bld[p, b] and tab[EFFECT, b] == effect:
+            return True
+    return False
+
+
+@njit(cache=True)
+def count_end_kind(s, tab, p, kind, in_hand):
+    k = 0
+    for b in range(tab[R, R_NTYPES]):
+        if tab[END_KIND, b] == kind:
+            k += s.bld[p, b] + (s.hand[p, b] if in_hand else 0)
+    return k
+
+
+@njit(cache=True)
+def icon_counts(s, tab, p, extra):
+    """(buildings, agriculture, industry, lock, agriculture value, industry value) with ``extra``."""
+    nb = s.bld_n[p] + (1 if extra >= 0 else 0)
+    agri = ind = lock = agri_v = ind_v = 0
+    for b in range(tab[R, R_NTYPES]):
+        k = s.bld[p, b] + (1 if b == extra else 0)
+        if k:
+            if tab[AGRI, b]:
+                agri += k
+                agri_v += k * tab[ASSET, b]
+            if tab[IND, b]:
+                ind += k
+                ind_v += k * tab[ASSET, b]
+            if tab[LOCK, b]:
+                lock += k
+    return nb, agri, ind, lock, agri_v, ind_v
+
+
+@njit(cache=True)
+def bonus_total(s, tab, p, extra, removed):
+    """The exact end-game bonus of the buildings owned now, with building ``extra`` added and one
+    copy of ``removed`` taken away (-1: none)."""
+    if removed >= 0:
+        s.bld[p, removed] -= 1
+        s.bld_n[p] -= 1
+    nb, agri, ind, lock, agri_v, ind_v = icon_counts(s, tab, p, extra)
+    total = 0
+    for b in range(tab[R, R_NTYPES]):
+        k = s.bld[p, b] + (1 if b == extra else 0)
+        kind = tab[END_KIND, b]
+        if k and kind:
+            total += k * bonus(kind, tab[END_A, b], tab[END_B, b], nb, agri, ind, lock, agri_v,
+                               ind_v, s.hand_n[p], s.hand[p, CONS], s.workers[p], s.vp[p])
+    if removed >= 0:
+        s.bld[p, removed] += 1
+        s.bld_n[p] += 1
+    return total
+
+
+@njit(cache=True)
+def own_bonus(s, tab, p, b):
+    """(b's own bonus on today's counts with b built, a rough estimate of it at the game's end)."""
+    kind = tab[END_KIND, b]
+    if kind == 0:
+        return 0.0, 0.0
+    a = tab[END_A, b]
+    prize = tab[END_B, b]
+    rl = rounds_left(s, tab)
+    nb, agri, ind, lock, agri_v, ind_v = icon_counts(s, tab, p, b)
+    now = float(bonus(kind, a, prize, nb, agri, ind, lock, agri_v, ind_v, s.hand_n[p],
+                      s.hand[p, CONS], s.workers[p], s.vp[p]))
+    grow = 0.7 * rl  # buildings still to come, about a third of them with each icon
+    est = now
+    if kind == END_PER_BUILDING:
+        est = a * (nb + grow)
+    elif kind == END_PER_LOCK:
+        est = a * (lock + grow / 3.0)
+    elif kind == END_PER_IND:
+        est = a * (ind + grow / 3.0)
+    elif kind == END_PER_ITEM:
+        est = a * max(float(s.hand[p, CONS]), 2.0)
+    elif kind == END_EMPTY_HAND:
+        est = 0.3 * a
+    elif kind == END_AGRI_AND_IND:
+        if now == 0:
+            est = a * (0.6 if agri + ind > 0 else 0.3) * min(1.0, rl / 3.0)
+    elif kind == END_ONLY_LOCK:
+        est = now * (0.6 if rl > 2 else 1.0)
+    elif kind == END_DOUBLE_VP:
+        est = float(vp_points(tab, s.vp[p])) + 2.0 * rl
+    elif kind == END_FORGIVE:
+        est = float(tab[R, R_UNPAID_PENALTY] * min(a, s.unpaid[p] + 2))
+    elif kind != END_PER_WORKER and now == 0:
+        value = 0.0
+        step = 1.0
+        if kind == END_MIN_BUILDINGS:
+            value, step = nb, 0.8
+        elif kind == END_MIN_AGRI:
+            value, step = agri, 0.3
+        elif kind == END_MIN_IND:
+            value, step = ind, 0.3
+        elif kind == END_MIN_LOCK:
+            value, step = lock, 0.3
+        elif kind == END_MIN_VP:
+            value, step = s.vp[p], 0.6
+        elif kind == END_MIN_WORKERS:
+            value, step = s.workers[p], 0.3
+        elif kind == END_MIN_ITEMS:
+            value, step = s.hand[p, CONS], 1.5
+        elif kind == END_AGRI_VALUE:
+            value, step = agri_v, 3.0
+        elif kind == END_IND_VALUE:
+            value, step = ind_v, 4.0
+        expect = value + step * rl
+        est = 0.0
+        if expect > value and expect >= a:
+            est = prize * min(1.0, (expect - a) / (expect - value) + 0.25) * 0.8
+    return now, est
+
+
+# ---------------------------------------------------------------------------- values in points
+
+@njit(cache=True)
+def is_money_effect(e):
+    return e == E_DISCARD_MONEY or e == E_MONEY or e == E_LOTTERY or e == E_CAFE \
+        or e == E_MUSEUM_GLORY or e == E_FARM_RESORT
+
+
+@njit(cache=True)
+def money_value(s, tab, p, m, w):
+    """$m now: a point each, plus more for what covers the wage reserve."""
+    if m <= 0:
+        return 0.0
+    need = w[P_RESERVE] * wage_at(tab, s.round) * s.workers[p]
+    if rounds_left(s, tab) > 0:
+        need += 0.5 * w[P_RESERVE] * wage_at(tab, s.round + 1) * s.workers[p]
+    deficit = need - s.money[p]
+    v = float(m)
+    if deficit > 0:
+        factor = w[P_URGENT]
+        if s.n > 1 and sellable_value(s, tab, p) >= deficit:
+            factor *= 0.4  # a sale would cover it at full price
+        v += min(float(m), deficit) * factor
+    return v
+
+
+@njit(cache=True)
+def cards_value(s, tab, p, k, per):
+    """k more cards at ``per`` each, less what the payday hand limit would take."""
+    if k <= 0:
+        return 0.0
+    if rounds_left(s, tab) == 0:
+        per *= 0.15  # the last round: only a build later this round can use them
+    room = hand_limit(s, tab, p) + 1.5 * max(0, units_left(s, p) - 1) - s.hand_n[p]
+    v = 0.0
+    for i in range(k):
+        v += per if i < room else per * (1.0 - LIMIT_WASTE)
+    return v
+
+
+@njit(cache=True)
+def discard_cost(s, tab, p, k, w):
+    """What discarding k cards costs: the k lowest keep values in hand."""
+    if k <= 0:
+        return 0.0
+    total = 0.0
+    taken = np.zeros(NT, dtype=np.int64)
+    ntypes = tab[R, R_NTYPES]
+    for _ in range(k):
+        best = -1
+        best_v = 1e18
+        for c in range(ntypes + 1):
+            cid = CONS if c == ntypes else c
+            if s.hand[p, cid] > taken[cid]:
+                v = hand_value(s, tab, p, cid, w)
+                if v < best_v:
+                    best_v = v
+                    best = cid
+        if best < 0:
+            break
+        taken[best] += 1
+        total += best_v
+    return total
+
+
+@njit(cache=True)
+def rough_discard_cost(s, tab, p, k, w):
+    """discard_cost without looking at the buildings in hand (items first, then plain cards)."""
+    items = s.hand[p, CONS]
+    from_items = min(items, k)
+    v = ITEM_KEEP * (from_items * w[P_ITEM] + (k - from_items) * w[P_CARD])
+    return v if rounds_left(s, tab) > 0 else 0.15 * v
+
+
+@njit(cache=True)
+def vp_value(s, tab, p, k, w):
+    """k VP tokens: their points, and what they unlock in cost rules and bonuses held."""
+    t = s.vp[p]
+    rl = rounds_left(s, tab)
+    exact = vp_points(tab, t + k) - vp_points(tab, t)
+    avg = k * tab[R, R_VP_POINTS] / tab[R, R_VP_SET]
+    v = exact if rl == 0 else 0.5 * exact + 0.5 * avg
+    if count_end_kind(s, tab, p, END_DOUBLE_VP, rl > 0):
+        v *= 2.0
+    extra = 0.0
+    for b in range(tab[R, R_NTYPES]):
+        if tab[END_KIND, b] == END_MIN_VP and (s.bld[p, b] or (rl > 0 and s.hand[p, b])):
+            need = tab[END_A, b]
+            if t < need:
+                extra += tab[END_B, b] * (0.9 if t + k >= need else k / (need - t + 2.0))
+        if rl > 0 and tab[CR_KIND, b] == CR_IF_VP and s.hand[p, b]:
+            need = tab[CR_A, b]
+            if t < need:
+                extra += 1.5 * tab[CR_B, b] * (1.0 if t + k >= need else k / (need - t + 1.0))
+    return w[P_VP] * (v + extra)
+
+
+@njit(cache=True)
+def hire_value(s, tab, p, k, ready, w):
+    """k workers now: their actions in the rounds left against their wages, and this payday."""
+    if k <= 0:
+        return -1e6
+    if s.round > w[P_HIRE_UNTIL] or s.workers[p] + k > w[P_MAX_WORKERS]:
+        return -20.0
+    rl = rounds_left(s, tab)
+    v = k * (rl + (1 if ready else 0)) * w[P_ACTION] - k * wages_from_now(tab, s.round)
+    if s.workers[p] <= 2:
+        v += w[P_HIRE_BIAS]
+    short = wage_at(tab, s.round) * (s.workers[p] + k) - s.money[p]
+    if short > 0:  # a worker whose wages cannot be met costs 3 points per $
+        cover = sellable_value(s, tab, p) if s.n > 1 else 0
+        v -= tab[R, R_UNPAID_PENALTY] * max(0, short - cover) + 0.5 * min(short, cover) + 5.0
+    if rl > 0:  # and the next payday should not need a sale either
+        short2 = short + wage_at(tab, s.round + 1) * (s.workers[p] + k)
+        if short2 > 0:
+            v -= w[P_HIRE_SAFE] * short2
+    return v
+
+
+@njit(cache=True)
+def basic_gain(s, tab, p, card, w):
+    """What using workplace ``card`` now brings, in points; a construction at a flat value."""
+    e = tab[EFFECT, card]
+    a = tab[EA, card]
+    b = tab[EB, card]
+    cw = w[P_CARD]
+    iw = w[P_ITEM]
+    hand = s.hand_n[p]
+    items = s.hand[p, CONS]
+    if e == E_CONSTRUCT:
+        return w[P_BUILD] + 4.0
+    if e == E_DISCARD_MONEY:
+        return money_value(s, tab, p, b, w) - rough_discard_cost(s, tab, p, a, w)
+    if e == E_MONEY:
+        return money_value(s, tab, p, a, w)
+    if e == E_LOTTERY:
+        return money_value(s, tab, p, 10, w)
+    if e == E_FARM_RESORT:
+        return money_value(s, tab, p, 4 * items, w)
+    if e == E_CAFE:
+        return money_value(s, tab, p, 10 if units_left(s, p) == 1 else 5, w)
+    if e == E_MUSEUM_GLORY:
+        return money_value(s, tab, p, 14 if hand == 5 else 7, w)
+    if e == E_SCHOOL:
+        return hire_value(s, tab, p, 1, False, w)
+    if e == E_TECH_COLLEGE:
+        return hire_value(s, tab, p, 1, True, w)
+    if e == E_HIRE_UPTO:
+        return hire_value(s, tab, p, min(a, worker_cap(s, tab, p)) - s.workers[p], False, w)
+    if e == E_QUARRY:
+        return cards_value(s, tab, p, 1, cw) + (START if s.n > 1 else 0.0)
+    if e == E_MINE:
+        return cards_value(s, tab, p, 1, cw)
+    if e == E_IRONWORK:
+        return cards_value(s, tab, p, 2, cw)
+    if e == E_DRAW:
+        return cards_value(s, tab, p, a, cw)
+    if e == E_CHEMICAL:
+        return cards_value(s, tab, p, 2 if hand > 0 else 4, cw)
+    if e == E_DRAW_VP:
+        return cards_value(s, tab, p, a, cw) + vp_value(s, tab, p, b, w)
+    if e == E_DISCARD_DRAW:  # cards drawn against the cheapest cards given up
+        return cards_value(s, tab, p, b - a, cw) + a * (0.3 * cw + 1.0) - rough_discard_cost(s, tab, p, a, w)
+    if e == E_DESIGN_OFFICE:
+        return cards_value(s, tab, p, 1, cw) + 1.5
+    if e == E_TAKE_ITEMS:
+        return cards_value(s, tab, p, a, iw)
+    if e == E_FILL_HAND:
+        return cards_value(s, tab, p, a - hand, iw)
+    if e == E_BURNT_FIELD:
+        return cards_value(s, tab, p, 5, iw)
+    if e == E_ITEMS_VP:
+        return cards_value(s, tab, p, a, iw) + vp_value(s, tab, p, b, w)
+    if e == E_FISH_FARM:
+        return cards_value(s, tab, p, 3 if items > 0 else 2, iw)
+    if e == E_BREWERY:
+        return 3.6 * iw
+    if e == E_FARM_VILLAGE:
+        if items >= 2:
+            return max(cards_value(s, tab, p, 2, iw), cards_value(s, tab, p, 1, cw) + 2 * (cw - iw))
+        return cards_value(s, tab, p, 2, iw)
+    if e == E_CHICKEN:
+        return cards_value(s, tab, p, 2 if hand % 2 == 0 else 3, iw)
+    if e == E_RELICS_WP:
+        return cards_value(s, tab, p, 1, iw) + vp_value(s, tab, p, 1, w)
+    return 0.0
+
+
+@njit(cache=True)
+def building_use(s, tab, p, b, w):
+    """What owning workplace ``b`` brings per later round, beyond a Mine placement."""
+    if not tab[WORKABLE, b]:
+        return 0.0
+    return max(0.0, basic_gain(s, tab, p, b, w) - cards_value(s, tab, p, 1, w[P_CARD]))
+
+
+@njit(cache=True)
+def build_value(s, tab, p, b, cost, w):
+    """Points from constructing ``b`` for ``cost`` discards."""
+    rl = rounds_left(s, tab)
+    now, est = own_bonus(s, tab, p, b)
+    others = bonus_total(s, tab, p, b, -1) - bonus_total(s, tab, p, -1, -1) - now
+    v = tab[ASSET, b] + w[P_BONUS] * (others + max(now, est))
+    if tab[WORKABLE, b] and rl > 0:
+        v += w[P_UTIL] * min(rl, 4) * building_use(s, tab, p, b, w)
+    items = s.hand[p, CONS]
+    from_items = min(items, cost)
+    v -= w[P_SPEND] * (from_items * ITEM_KEEP * w[P_ITEM] + (cost - from_items) * ITEM_KEEP * w[P_CARD])
+    return v
+
+
+@njit(cache=True)
+def hand_value(s, tab, p, c, w):
+    """Keep value of card ``c`` in hand, in points: items lowest unless a bonus or workplace
+    wants them, a building card by what building it would make; little in the last round."""
+    rl = rounds_left(s, tab)
+    if c == CONS:
+        v = ITEM_KEEP * w[P_ITEM]
+        if count_end_kind(s, tab, p, END_PER_ITEM, False) or count_end_kind(s, tab, p, END_MIN_ITEMS, False):
+            v += 4.0
+        if rl > 0 and owns_effect(s, tab, p, E_FARM_RESORT):
+            v += 1.5
+        return v if rl > 0 else 0.15 * v
+    cost = current_cost(s, tab, p, c)
+    v = 0.1 + ITEM_KEEP * w[P_CARD] + KEEP_BUILD * max(0.0, build_value(s, tab, p, c, cost, w)) / (cost + 1.0)
+    return v if rl > 0 else 0.15 * v
+
+
+@njit(cache=True)
+def best_construction(s, tab, p, terms, w):
+    """Value of the best construction these workplace terms allow from the hand now."""
+    ntypes = tab[R, R_NTYPES]
+    pair = terms == C_DOUBLE_CITY or terms == C_WORLDWIDE
+    hand = s.hand[p]
+    best = -1e9
+    for a in range(ntypes):
+        if hand[a] == 0 or not terms_allow(tab, terms, a):
+            continue
+        if not pair:
+            if construct_payable(s, tab, p, terms, a, -1):
+                best = max(best, build_value(s, tab, p, a, construct_cost(s, tab, p, terms, a, -1), w))
+            continue
+        for b in range(a, ntypes):
+            if hand[b] == 0 or not terms_allow(tab, terms, b) or (a == b and hand[a] < 2):
+                continue
+            if construct_payable(s, tab, p, terms, a, b):
+                cost = construct_cost(s, tab, p, terms, a, b)
+                best = max(best, build_value(s, tab, p, a, cost, w) + build_value(s, tab, p, b, 0, w))
+    return best
+
+
+@njit(cache=True)
+def place_gain(s, tab, p, v, w):
+    card = s.pub_card[v] if v < OWN else v - OWN
+    e = tab[EFFECT, card]
+    if e != E_CONSTRUCT:
+        val = basic_gain(s, tab, p, card, w)
+        if e == E_DISCARD_MONEY or e == E_DISCARD_DRAW:  # the cards it would really cost
+            k = tab[EA, card]
+            val += rough_discard_cost(s, tab, p, k, w) - discard_cost(s, tab, p, k, w)
+    else:
+        terms = tab[EA, card]
+        val = w[P_BUILD] + best_construction(s, tab, p, terms, w)
+        if terms == C_CONTRACTOR or terms == C_BUILDING_CO:
+            val += cards_value(s, tab, p, 2, w[P_CARD])
+        elif terms == C_TEMPLE:
+            val += vp_value(s, tab, p, 1, w)
+        elif terms == C_COLONY:
+            val += cards_value(s, tab, p, 1, w[P_ITEM])
+        elif terms == C_SKYSCRAPER or terms == C_WORLDWIDE:
+            val += 1.0
+    if s.n == 1 and v >= OWN and units_left(s, p) > 1:
+        val -= 1.0  # solo: own buildings are never blocked, so use the public row first
+    return val
+
+
+@njit(cache=True)
+def cheapest_legal_sale(s, tab, opts, n, short, keep):
+    """A legal sale (RULES-NOTES §12) losing the least keep value; exhaustive up to 14 buildings,
+    greedy beyond, always legal (no building can be dropped and still cover the shortfall)."""
+    if n <= 14:
+        best_mask = (1 << n) - 1
+        best = 1e18
+        for mask in range(1, 1 << n):
+            total = 0
+            cheapest = 1 << 40
+            lost = 0.0
+            for i in range(n):
+                if (mask >> i) & 1:
+                    price = sale_price(s, tab, opts[i])
+                    total += price
+                    cheapest = min(cheapest, price)
+                    lost += keep[i]
+            if total >= short and total - cheapest < short and lost < best:
+                best = lost
+                best_mask = mask
+        return best_mask
+    mask = 0
+    total = 0
+    while total < short:
+        pick = -1
+        for i in range(n):
+            if not (mask >> i) & 1 and (pick < 0 or keep[i] < keep[pick]):
+                pick = i
+        if pick < 0:
+            break
+        mask |= 1 << pick
+        total += sale_price(s, tab, opts[pick])
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n):
+            if (mask >> i) & 1 and total - sale_price(s, tab, opts[i]) >= short:
+                mask &= ~(1 << i)
+                total -= sale_price(s, tab, opts[i])
+                changed = True
+    return mask
+
+
+@njit(cache=True)
+def sale_loss(s, tab, p, opts, n, w):
+    """Points lost by selling each building offered: value over the price, use, bonuses."""
+    keep = np.zeros(n)
+    base = bonus_total(s, tab, p, -1, -1)
+    rl = rounds_left(s, tab)
+    for i in range(n):
+        b = opts[i]
+        keep[i] = tab[ASSET, b] - sale_price(s, tab, b) + 0.01 * sale_price(s, tab, b)
+        if rl > 0:
+            keep[i] += w[P_UTIL] * min(rl, 3) * building_use(s, tab, p, b, w)
+        keep[i] += base - bonus_total(s, tab, p, -1, b)
+    return keep
+
+
+@njit(STRATEGY_SIG, cache=True)
+def choose(kind, seat, opts, n, ctx, st, tab, params):
+    s = st[0]
+    p = seat
+    w = params
+    if kind == K_SELL:
+        return cheapest_legal_sale(s, tab, opts, n, ctx[CTX_SHORT], sale_loss(s, tab, p, opts, n, w))
+    if kind == K_MODE:  # Farm Village: trade 2 items for 3 cards unless the items are wanted
+        if 3 * w[P_CARD] > 2 * w[P_ITEM] + 2 * (hand_value(s, tab, p, CONS, w) - ITEM_KEEP * w[P_ITEM]):
+            return 1
+        return 0
+    best = 0
+    best_v = -1e18
+    terms = tab[EA, ctx[CTX_WORKPLACE]] if kind == K_BUILD else 0
+    for i in range(n):
+        v = opts[i]
+        if kind == K_PLACE:
+            val = place_gain(s, tab, p, v, w)
+        elif kind == K_BUILD:
+            a = v
+            b = -1
+            if v >= PAIR:
+                a = (v - PAIR) // NT
+                b = (v - PAIR) % NT
+            val = build_value(s, tab, p, a, construct_cost(s, tab, p, terms, a, b), w)
+            if b >= 0:
+                val += build_value(s, tab, p, b, 0, w)
+        elif kind == K_KEEP:
+            val = hand_value(s, tab, p, v, w)
+        elif kind == K_DISCARD:
+            val = -hand_value(s, tab, p, v, w)
+        else:
+            val = -float(i)
+        if val > best_v:
+            best_v = val
+            best = i
+    return best
