@@ -17,14 +17,14 @@ import numpy as np
 
 from nesim.cards import load_game
 from nesim.kernel import batch, core
-from nesim.registry import modules, resolve
+from nesim.registry import modules, param_matrix, resolve
 
 GAMES = ("progress", "mecenat", "glory")
 
 
 def play(game: str, specs: list[str], seeds: np.ndarray) -> batch.BatchResult:
     strategies = [resolve(s) for s in specs]
-    params = np.stack([s.param_row() for s in strategies] + [np.zeros(batch.MAXPARAMS)] * (4 - len(specs)))
+    params = param_matrix(strategies)
     res = batch.play(load_game(game), len(specs), seeds, [s.choose for s in strategies], params)
     assert not res.games[:, 3].any(), f"kernel error flags in {game} {specs}"
     return res

@@ -129,8 +129,9 @@ def _kernel_log(data, n: int, specs, seed: int):
     import numpy as np
 
     from nesim.kernel import batch
+    from nesim.registry import param_matrix
 
-    params = np.stack([s.param_row() for s in specs] + [np.zeros(batch.MAXPARAMS)] * (4 - n))
+    params = param_matrix(specs)
     res = batch.play(data, n, [seed], [s.choose for s in specs], params, with_log=True)
     return res.decision_log(0), res
 

@@ -40,6 +40,14 @@ class Strategy:
         return row
 
 
+def param_matrix(strategies: "list[Strategy]") -> np.ndarray:
+    """The (4, MAXPARAMS) parameter array the kernel takes: one row per seat, unused seats zero."""
+    rows = np.zeros((4, MAXPARAMS))
+    for seat, s in enumerate(strategies):
+        rows[seat] = s.param_row()
+    return rows
+
+
 def _fmt(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else repr(float(v))
 

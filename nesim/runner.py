@@ -87,7 +87,7 @@ def play_games(unit: Unit, data: GameData, table: np.ndarray, seed: int, indices
                with_log: bool = False):
     """Plays the unit's games of the given indices; returns one merged BatchResult-like record."""
     from nesim.kernel import batch
-    from nesim.registry import resolve
+    from nesim.registry import param_matrix, resolve
 
     n = unit.n_players
     resolved = {spec: resolve(spec) for spec in set(unit.strategies)}
@@ -99,7 +99,7 @@ def play_games(unit: Unit, data: GameData, table: np.ndarray, seed: int, indices
         if len(pos) == 0:
             continue
         seats = [resolved[spec] for spec in rotation(unit.strategies, r)]
-        params = np.stack([s.param_row() for s in seats] + [np.zeros(batch.MAXPARAMS)] * (4 - n))
+        params = param_matrix(seats)
         res = batch.play(data, n, seeds[pos], [s.choose for s in seats], params, with_log, table)
         if merged is None:
             merged = _empty_like(res, len(indices))

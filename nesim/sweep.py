@@ -188,15 +188,10 @@ def _check_variant(path, where: str, raw: dict, games: tuple[str, ...]) -> Varia
                 raise _err(path, f"{where}.params.{strat}.{p}", f"must be a number, got {v!r}")
     lineup = _strategies(path, f"{where}.strategies", raw["strategies"]) if "strategies" in raw else None
     # the card and rule changes must make a playable game of every game of the sweep
-    card_changes = {k: v for k, v in cards.items()}
     for g in games:
         data = load_game(g)
-        mine = {k: v for k, v in card_changes.items() if k in data.index}
-        try:
-            changed = data.with_changes(cards=mine, rules=rules, where=f"{path}: {where}")
-        except NesimError:
-            raise
-        _check_kernel_limits(path, where, changed)
+        mine = {k: v for k, v in cards.items() if k in data.index}
+        _check_kernel_limits(path, where, data.with_changes(cards=mine, rules=rules, where=f"{path}: {where}"))
     return Variant(name.strip(), {k: dict(v) for k, v in cards.items()}, dict(rules),
                    {k: {p: float(x) for p, x in v.items()} for k, v in params.items()}, lineup)
 

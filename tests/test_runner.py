@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +16,7 @@ from click.testing import CliRunner
 from nesim import dataset as ds
 from nesim.cli import cli
 from nesim.runner import rotation
+from killing import kill_after_chunks
 
 NESIM = [sys.executable, "-m", "nesim"]
 
@@ -106,19 +105,7 @@ def test_resume_after_sigkill_gives_every_game_once_and_the_same_data(base, tmp_
     out = tmp_path / "killed"
     cmd = NESIM + ["simulate", "--game", "mecenat", "--players", "3", "--games", "600", "--seed", "7",
                    "--out", str(out), "--chunk-size", "20", "--quiet"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            m = json.loads((out / "manifest.json").read_text())
-            if sum(c["status"] == "done" for c in m["chunks"]) >= 3:
-                break
-        except (OSError, ValueError):
-            pass
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    m = json.loads((out / "manifest.json").read_text())
+    m = kill_after_chunks(cmd, out, 3)
     assert not m["complete"], "the run finished before it could be killed; make it longer"
     r = simulate(out, "--resume", "--chunk-size", "20")
     assert r.exit_code == 0, r.output

@@ -8,7 +8,7 @@ import pytest
 from nesim.cards import load_game
 from nesim.kernel import batch, core
 from nesim.reference import replay
-from nesim.registry import modules, resolve
+from nesim.registry import modules, param_matrix, resolve
 
 GAMES = ("progress", "mecenat", "glory")
 SCRIPTED = [name for name in modules() if name != "random"]
@@ -16,7 +16,7 @@ SCRIPTED = [name for name in modules() if name != "random"]
 
 def play(game, specs, seeds):
     strategies = [resolve(s) for s in specs]
-    params = np.stack([s.param_row() for s in strategies] + [np.zeros(batch.MAXPARAMS)] * (4 - len(specs)))
+    params = param_matrix(strategies)
     return batch.play(load_game(game), len(specs), seeds, [s.choose for s in strategies], params, with_log=True)
 
 

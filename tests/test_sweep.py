@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -16,6 +14,7 @@ from click.testing import CliRunner
 from nesim.cli import cli
 from nesim.errors import NesimError
 from nesim.sweep import load_sweep
+from killing import kill_after_chunks
 
 NESIM = [sys.executable, "-m", "nesim"]
 HEAD = 'game = "mecenat"\nplayers = [2]\ngames = 400\nseed = 5\nstrategies = ["greedy", "random"]\n'
@@ -129,20 +128,8 @@ def test_a_resumed_sweep_equals_an_uninterrupted_one(tmp_path):
     whole = tmp_path / "whole"
     assert sweep(p, whole, "--chunk-size", "100").exit_code == 0
     killed = tmp_path / "killed"
-    proc = subprocess.Popen(NESIM + ["sweep", str(p), "--out", str(killed), "--chunk-size", "25", "--quiet"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        try:
-            m = json.loads((killed / "manifest.json").read_text())
-            if sum(c["status"] == "done" for c in m["chunks"]) >= 4:
-                break
-        except (OSError, ValueError):
-            pass
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
-    assert not json.loads((killed / "manifest.json").read_text())["complete"]
+    m = kill_after_chunks(NESIM + ["sweep", str(p), "--out", str(killed), "--chunk-size", "25", "--quiet"], killed, 4)
+    assert not m["complete"]
     assert sweep(p, killed, "--resume", "--chunk-size", "25").exit_code == 0
     for name in ("games", "players", "rounds", "builds"):
         a = pd.read_parquet(whole / name)
