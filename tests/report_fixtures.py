@@ -23,23 +23,9 @@ import pyarrow.parquet as pq
 
 from nesim.cards import load_game
 
-_KEY = [("game_id", pa.int64()), ("variant", pa.string()), ("game", pa.string()), ("n_players", pa.int8())]
-SCHEMAS = {
-    "games": pa.schema(_KEY + [("seed", pa.uint64()), ("winner_seat", pa.int8()),
-                               ("rounds_played", pa.int8()), ("household_end", pa.int32()),
-                               ("strategies", pa.string())]),
-    "players": pa.schema(_KEY + [
-        ("seat", pa.int8()), ("strategy", pa.string()), ("score", pa.int16()), ("rank", pa.int8()),
-        ("win", pa.bool_()), ("money", pa.int16()), ("building_points", pa.int16()),
-        ("bonus_points", pa.int16()), ("vp_tokens", pa.int16()), ("vp_points", pa.int16()),
-        ("unpaid_wages", pa.int16()), ("workers", pa.int8()), ("buildings", pa.int8()),
-        ("solo_cleared", pa.bool_())]),
-    "builds": pa.schema(_KEY + [("seat", pa.int8()), ("card", pa.string()), ("round", pa.int8())]),
-    "rounds": pa.schema(_KEY + [
-        ("seat", pa.int8()), ("round", pa.int8()), ("money", pa.int16()), ("household", pa.int32()),
-        ("workers", pa.int8()), ("hand", pa.int16()), ("buildings", pa.int16()),
-        ("wages_paid", pa.int16()), ("unpaid_wages", pa.int16()), ("sold", pa.int16())]),
-}
+# The runner's own schemas, so the fixtures follow any change to the dataset layout.
+from nesim.dataset import SCHEMAS  # noqa: E402
+
 # Per-game pacing shape, so that the three games look different in the pacing figures.
 HOUSEHOLD_SLOPE = {"progress": 6.0, "mecenat": 9.0, "glory": 4.0}
 MONEY_SLOPE = {"progress": 2.0, "mecenat": 3.0, "glory": 1.5}
