@@ -232,7 +232,10 @@ def cards(game: str, as_json: bool, spec: str | None, variant: str | None, data_
               help="Games the kernel plays per configuration.")
 @click.option("--reference-games", default=200, show_default=True, type=click.IntRange(1),
               help="Of those, games the reference engine replays.")
-def bench(as_json: bool, strategy: str, no_startup: bool, kernel_games: int, reference_games: int) -> None:
+@click.option("--repeats", default=3, show_default=True, type=click.IntRange(1),
+              help="Times each engine plays its games; the best rate is kept.")
+def bench(as_json: bool, strategy: str, no_startup: bool, kernel_games: int, reference_games: int,
+          repeats: int) -> None:
     """Games per second of the kernel and the reference engine on the same games."""
     import json
 
@@ -240,7 +243,7 @@ def bench(as_json: bool, strategy: str, no_startup: bool, kernel_games: int, ref
     from nesim.registry import resolve
 
     resolve(strategy)  # a bad name is a user error before anything runs
-    results = b.run(strategy, kernel_games, min(reference_games, kernel_games))
+    results = b.run(strategy, kernel_games, min(reference_games, kernel_games), repeats)
     warm = None if no_startup else b.warm_start_seconds()
     if as_json:
         click.echo(json.dumps(b.as_json(results, warm)))

@@ -10,7 +10,7 @@ import numpy as np
 from nesim.cards import GameData
 from nesim.kernel import core
 from nesim.kernel.log import to_reference
-from nesim.kernel.tables import LOGMAX, MAXBUILDS, MAXOPTS, MAXP, MAXROUNDS, STATE, build_table
+from nesim.kernel.tables import LOGMAX, MAXBUILDS, MAXOPTS, MAXP, STATE, build_table
 from nesim.reference.replay import DecisionLog
 
 MAXPARAMS = 16
@@ -23,10 +23,10 @@ class BatchResult:
     data: GameData
     n_players: int
     seeds: np.ndarray  # uint64
-    players: np.ndarray  # (games, MAXP, NPF) int32: core.F_* fields
-    rounds: np.ndarray  # (games, MAXROUNDS, MAXP, NRF) int32: core.RF_* fields after each payday
+    players: np.ndarray  # (games, n_players, NPF) int32: core.F_* fields
+    rounds: np.ndarray  # (games, rounds, n_players, NRF) int32: core.RF_* fields after each payday
     games: np.ndarray  # (games, 5) int64: winner, rounds, Budget at the end, error flags, log length
-    build_card: np.ndarray  # (games, MAXP, MAXBUILDS) int16, -1 past the last build
+    build_card: np.ndarray  # (games, n_players, MAXBUILDS) int16, -1 past the last build
     build_round: np.ndarray
     logs: np.ndarray | None  # (games, LOGMAX) int32 packed decision logs, when asked for
 
@@ -52,18 +52,21 @@ def play(data: GameData, n_players: int, seeds: Sequence[int] | np.ndarray, stra
     seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
     g = len(seeds)
     tab = build_table(data) if table is None else table
-    fns = tuple(strategies[i % n_players] for i in range(MAXP))
     if params is None:
         params = np.zeros((MAXP, MAXPARAMS))
-    players = np.zeros((g, MAXP, core.NPF), dtype=np.int32)
-    rounds = np.zeros((g, MAXROUNDS, MAXP, core.NRF), dtype=np.int32)
+    # Only the seats and rounds that are played: the outputs are written once per game, and their
+    # page faults cost a noticeable share of a short game's time.
+    players = np.zeros((g, n_players, core.NPF), dtype=np.int32)
+    rounds = np.zeros((g, data.rules.rounds, n_players, core.NRF), dtype=np.int32)
     games = np.zeros((g, 5), dtype=np.int64)
-    build_card = np.full((g, MAXP, MAXBUILDS), -1, dtype=np.int16)
-    build_round = np.full((g, MAXP, MAXBUILDS), -1, dtype=np.int16)
+    build_card = np.full((g, n_players, MAXBUILDS), -1, dtype=np.int16)
+    build_round = np.full((g, n_players, MAXBUILDS), -1, dtype=np.int16)
     logs = np.zeros((g if with_log else 1, LOGMAX), dtype=np.int32)
     st = np.zeros(1, dtype=STATE)
     buf = np.zeros((3, MAXOPTS), dtype=np.int64)
-    core.play_batch(seeds, n_players, tab, fns, np.ascontiguousarray(params, dtype=np.float64), st, buf,
-                    with_log, players, rounds, games, build_card, build_round, logs)
+    params = np.ascontiguousarray(params, dtype=np.float64)
+    fns = tuple(strategies[i % n_players] for i in range(MAXP))
+    core.play_batch(seeds, n_players, tab, fns, params, st, buf, with_log, players, rounds, games,
+                    build_card, build_round, logs)
     return BatchResult(data, n_players, seeds, players, rounds, games, build_card, build_round,
                        logs if with_log else None)

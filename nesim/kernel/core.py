@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from nesim.kernel.tables import (AGRI, ASSET, CARPENTER, CONS, COPIES, COST, CR_A, CR_B, CR_IF_AGRI,
                                  CR_IF_VP, CR_KIND, CR_PER_IND, C_BUILDING_CO, C_COLONY,
@@ -80,9 +81,13 @@ def rng_below(s, n):
 
 @njit(cache=True, _nrt=False)
 def strategy_below(s, seat, n):
-    """A number in [0, n) from the seat's own generator, for strategies."""
+    """A number in [0, n) from the seat's own generator, for strategies.
+
+    Multiply-shift of the top 32 bits instead of a 64-bit modulo: strategies draw on nearly every
+    decision, and the bias (below n / 2**32) is far under any sampling error.
+    """
     s.srng[seat] = s.srng[seat] + GOLDEN
-    return np.int64(mix64(s.srng[seat]) % np.uint64(n))
+    return np.int64(((mix64(s.srng[seat]) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True, _nrt=False)
@@ -95,6 +100,12 @@ def shuffle_deck(s, n):
 
 
 # ---------------------------------------------------------------------------- small queries
+
+@njit(cache=True, inline="always", _nrt=False)
+def lowest_bit(mask):
+    """The index of the lowest set bit of a non-zero mask."""
+    return trailing_zeros(mask)
+
 
 @njit(cache=True, inline="always", _nrt=False)
 def units_left(s, p):
@@ -119,7 +130,10 @@ def hand_limit(s, tab, p):
 def count_icon(s, tab, p, row):
     bld = s.bld[p]
     n = 0
-    for b in range(tab[R, R_NTYPES]):
+    m = s.bld_mask[p]
+    while m:
+        b = lowest_bit(m)
+        m &= m - 1
         if tab[row, b]:
             n += bld[b]
     return n
@@ -138,12 +152,33 @@ def sale_price(s, tab, b):
 def add_to_hand(s, p, c, k):
     s.hand[p, c] += k
     s.hand_n[p] += k
+    if s.hand[p, c] > 0:
+        s.hand_mask[p] |= np.int64(1) << c
+    else:  # Farm Village hands two consumer items back: k < 0
+        s.hand_mask[p] &= ~(np.int64(1) << c)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def remove_from_hand(s, p, c):
     s.hand[p, c] -= 1
     s.hand_n[p] -= 1
+    if s.hand[p, c] == 0:
+        s.hand_mask[p] &= ~(np.int64(1) << c)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def add_building(s, p, b, k):
+    s.bld[p, b] += k
+    s.bld_n[p] += k
+    s.bld_mask[p] |= np.int64(1) << b
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def remove_buildings(s, p, b, k):
+    s.bld[p, b] -= k
+    s.bld_n[p] -= k
+    if s.bld[p, b] == 0:
+        s.bld_mask[p] &= ~(np.int64(1) << b)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -191,6 +226,7 @@ def hire(s, p, k, ready):
 
 # ---------------------------------------------------------------------------- asking
 
+
 @njit(cache=True, _nrt=False)
 def log_entry(s, log, kind, seat, value):
     if log.shape[0] == 0:
@@ -220,15 +256,14 @@ def ask(st, tab, fns, params, log, buf, kind, p, n):
 
 @njit(cache=True, _nrt=False)
 def discard_options(s, tab, p, out):
-    hand = s.hand[p]
+    """Every kind of card in hand, building types in type order, then the consumer item (CONS is
+    the highest bit)."""
+    m = s.hand_mask[p]
     k = 0
-    for b in range(tab[R, R_NTYPES]):
-        if hand[b]:
-            out[k] = b
-            k += 1
-    if hand[CONS]:
-        out[k] = CONS
+    while m:
+        out[k] = lowest_bit(m)
         k += 1
+        m &= m - 1
     return k
 
 
@@ -364,8 +399,11 @@ def can_build(s, tab, p, terms):
     ntypes = tab[R, R_NTYPES]
     pair = terms == C_DOUBLE_CITY or terms == C_WORLDWIDE
     hand = s.hand[p]
-    for a in range(ntypes):
-        if hand[a] == 0 or not terms_allow(tab, terms, a):
+    m = s.hand_mask[p] & ~(np.int64(1) << CONS)
+    while m:
+        a = lowest_bit(m)
+        m &= m - 1
+        if not terms_allow(tab, terms, a):
             continue
         if not pair:
             if construct_payable(s, tab, p, terms, a, -1):
@@ -380,8 +418,7 @@ def can_build(s, tab, p, terms):
 
 @njit(cache=True, _nrt=False)
 def place_building(s, tab, p, b):
-    s.bld[p, b] += 1
-    s.bld_n[p] += 1
+    add_building(s, p, b, 1)
     i = s.n_builds[p]
     if i < MAXBUILDS:
         s.build_card[p, i] = b
@@ -651,16 +688,15 @@ def placement_options(s, tab, p, out, tmp):
         k += 1
     bld = s.bld[p]
     used = s.used[p]
-    remaining = s.bld_n[p]
-    for b in range(tab[R, R_NTYPES]):
-        if remaining == 0:
-            break
+    m = s.bld_mask[p]
+    while m:
+        b = lowest_bit(m)
+        m &= m - 1
         owned = bld[b]
-        if owned:
-            remaining -= owned
-            if tab[WORKABLE, b] and used[b] < owned and units >= tab[NEED, b] and can_use(s, tab, p, b, tmp):
-                out[k] = OWN + b
-                k += 1
+        if owned and tab[WORKABLE, b] and used[b] < owned and units >= tab[NEED, b] \
+                and can_use(s, tab, p, b, tmp):
+            out[k] = OWN + b
+            k += 1
     return k
 
 
@@ -775,8 +811,7 @@ def pay_wages(st, tab, fns, params, log, buf, p, owed):
                     b = opts[i]
                     log_entry(s, log, K_SELL_CARD, p, b)
                     price = sale_price(s, tab, b)
-                    s.bld[p, b] -= 1
-                    s.bld_n[p] -= 1
+                    remove_buildings(s, p, b, 1)
                     s.money[p] += price
                     s.sold_value[p] += price
                     s.sales_total += price
@@ -812,8 +847,7 @@ def payday(st, tab, fns, params, log, buf):
     bf = tab[R, R_ID_BURNT_FIELD]
     for p in range(s.n):
         if s.burnt[p]:
-            s.bld[p, bf] -= s.burnt[p]
-            s.bld_n[p] -= s.burnt[p]
+            remove_buildings(s, p, bf, s.burnt[p])
             s.discard[bf] += s.burnt[p]
             s.burnt[p] = 0
 
@@ -843,6 +877,7 @@ def clear_state(s):
         s.hand_n[p] = s.bld_n[p] = s.money[p] = s.workers[p] = s.training[p] = 0
         s.dolls[p] = s.placed[p] = s.stuck[p] = s.vp[p] = s.unpaid[p] = s.on_mine[p] = 0
         s.burnt[p] = s.brewery[p] = s.wages_paid[p] = s.sold_value[p] = s.n_builds[p] = 0
+        s.hand_mask[p] = s.bld_mask[p] = 0
         s.srng[p] = np.uint64(0)
     s.pub_n = 0
     s.deck_n = 0

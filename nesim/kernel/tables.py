@@ -212,6 +212,9 @@ STATE = np.dtype([
     ("deck", np.int32, (MAXDECK,)), ("deck_n", np.int32), ("discard", np.int32, (NT,)),
     ("hand", np.int32, (MAXP, NT)), ("bld", np.int32, (MAXP, NT)), ("used", np.int32, (MAXP, NT)),
     ("hand_n", np.int32, (MAXP,)), ("bld_n", np.int32, (MAXP,)),
+    # bit c set when the player holds (owns) at least one card of type c: loops over a hand or a
+    # row of buildings visit the few types present instead of every type of the game
+    ("hand_mask", np.int64, (MAXP,)), ("bld_mask", np.int64, (MAXP,)),
     ("money", np.int32, (MAXP,)), ("workers", np.int32, (MAXP,)), ("training", np.int32, (MAXP,)),
     ("dolls", np.int32, (MAXP,)), ("placed", np.int32, (MAXP,)), ("stuck", np.int32, (MAXP,)),
     ("vp", np.int32, (MAXP,)), ("unpaid", np.int32, (MAXP,)), ("on_mine", np.int32, (MAXP,)),
