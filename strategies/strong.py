@@ -12,6 +12,12 @@ round value cards only for what they can still build (so they become money). Dis
 card worth least in hand (consumer items first unless a bonus or workplace wants them); sales
 lose the least in points and in use.
 
+Solo (``s.n == 1``) is played with the weights scaled by ``SOLO_SCALE`` (no money comes into a
+solo game, so cards, actions and VP tokens matter more than in a race against opponents), and each
+placement is chosen by a short plan over the round's remaining placements: after every placement
+the newest free card of the row is blocked, so taking the newest valuable card first can keep a
+second one open. Two- to four-player play is unchanged by either.
+
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
 never by its key, so variants with changed cards play sensibly. The evaluator is self-contained
 here so that it does not depend on the weights and helpers other strategies share.
@@ -23,8 +29,8 @@ from numba import njit
 from nesim.kernel.api import STRATEGY_SIG
 from nesim.kernel.core import (CTX_SHORT, CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE,
                                K_PLACE, K_SELL, OWN, PAIR, bonus, construct_cost,
-                               construct_payable, current_cost, hand_limit, sale_price,
-                               terms_allow, units_left, worker_cap)
+                               construct_payable, current_cost, hand_limit, newest_free,
+                               sale_price, terms_allow, units_left, worker_cap)
 from nesim.kernel.tables import (AGRI, ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_BUILDING_CO,
                                  C_COLONY, C_CONTRACTOR, C_DOUBLE_CITY, C_SKYSCRAPER, C_TEMPLE,
                                  C_WORLDWIDE, EA, EB, EFFECT, END_A, END_AGRI_AND_IND,
@@ -38,9 +44,9 @@ from nesim.kernel.tables import (AGRI, ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIN
                                  E_DRAW_VP, E_FARM_RESORT, E_FARM_VILLAGE, E_FILL_HAND,
                                  E_FISH_FARM, E_HIRE_UPTO, E_IRONWORK, E_ITEMS_VP, E_LOTTERY,
                                  E_MINE, E_MONEY, E_MUSEUM_GLORY, E_QUARRY, E_RELICS_WP, E_SCHOOL,
-                                 E_TAKE_ITEMS, E_TECH_COLLEGE, IND, LOCK, NT, R, R_NTYPES,
-                                 R_ROUNDS, R_UNPAID_PENALTY, R_VP_POINTS, R_VP_SET, R_WAGES,
-                                 SELLABLE, WORKABLE)
+                                 E_TAKE_ITEMS, E_TECH_COLLEGE, IND, LOCK, MINE, NEED, NT, R,
+                                 R_NTYPES, R_ROUNDS, R_UNPAID_PENALTY, R_VP_POINTS, R_VP_SET,
+                                 R_WAGES, SELLABLE, WORKABLE)
 
 NAME = "strong"
 DESCRIPTION = "One-ply evaluation of every option in points, with wage and hiring safety rules."
@@ -66,6 +72,14 @@ ITEM_KEEP = 0.6  # keep value of a card in hand, as a share of a new one
 KEEP_BUILD = 0.4  # share of the building a card would make, in its keep value
 LIMIT_WASTE = 0.85  # share of a card's value lost when it goes over the hand limit
 START = 0.5  # the start player marker
+# solo: the weights above scaled for a game with no opponents and no money coming in (tuned by
+# coordinate descent on solo games of all three games): cards, later actions and VP tokens are
+# worth more (a third worker in round 1 pays off), while the urgency of the coming wages and a
+# workplace's later use count for less (money taken from the Budget only moves the shortfall to
+# a later payday, and the blocking rule leaves few placements to spare for own buildings)
+SOLO_SCALE = np.array([1.0, 1.0, 1.5, 1.0, 1.5, 1.0, 1.0, 1.5, 1.0, 0.5, 0.5, 1.0, 1.0, 1.0])
+PLAN_DEPTH = 3  # solo: placements planned ahead within the round (blocking makes order matter)
+PLAN_TIE = 0.15  # solo: share of a placement's own gain that puts the best step of a plan first
 
 
 # ---------------------------------------------------------------------------- small queries
@@ -554,17 +568,103 @@ def sale_loss(s, tab, p, opts, n, w):
     return keep
 
 
+@njit(cache=True)
+def open_now(s, p, v):
+    """Whether option v is still free in the imagined rest of this round."""
+    if v >= OWN:
+        return s.used[p, v - OWN] < s.bld[p, v - OWN]
+    return not s.pub_side[v] and (s.pub_card[v] == MINE or s.pub_plc[v] == 0)
+
+
+@njit(cache=True)
+def take_and_block(s, p, v, card):
+    """Imagine placing on v: occupy it, then block the newest free card; returns that card."""
+    if v < OWN:
+        s.pub_plc[v] += 1
+    else:
+        s.used[p, card] += 1
+    j = newest_free(s)
+    if j >= 0:
+        s.pub_side[j] = 1
+    return j
+
+
+@njit(cache=True)
+def undo_take(s, p, v, card, j):
+    if j >= 0:
+        s.pub_side[j] = 0
+    if v < OWN:
+        s.pub_plc[v] -= 1
+    else:
+        s.used[p, card] -= 1
+
+
+@njit(cache=True)
+def plan_value(s, tab, p, opts, n, gains, units, depth):
+    """Solo: the best total of ``gains`` over this round's remaining placements, applying the
+    blocking rule after each one (today's gains; the state changes in between are ignored)."""
+    best = 0.0
+    for k in range(n):
+        v = opts[k]
+        card = s.pub_card[v] if v < OWN else v - OWN
+        if tab[NEED, card] > units or not open_now(s, p, v):
+            continue
+        j = take_and_block(s, p, v, card)
+        val = gains[k]
+        left = units - tab[NEED, card]
+        if depth > 1 and left > 0:
+            val += plan_value(s, tab, p, opts, n, gains, left, depth - 1)
+        undo_take(s, p, v, card, j)
+        best = max(best, val)
+    return best
+
+
+@njit(cache=True)
+def solo_placement(s, tab, p, opts, n, w):
+    """Solo: the placement that starts the best plan for the round under the blocking rule;
+    its own gain breaks ties, so the plan's most valuable step (it changes the state) goes first."""
+    gains = np.zeros(n)
+    for i in range(n):
+        gains[i] = place_gain(s, tab, p, opts[i], w)
+    units = units_left(s, p)
+    best = 0
+    best_v = -1e18
+    for i in range(n):
+        v = opts[i]
+        card = s.pub_card[v] if v < OWN else v - OWN
+        j = take_and_block(s, p, v, card)
+        val = (1.0 + PLAN_TIE) * gains[i]
+        left = units - tab[NEED, card]
+        if left > 0:
+            val += plan_value(s, tab, p, opts, n, gains, left, PLAN_DEPTH - 1)
+        undo_take(s, p, v, card, j)
+        if val > best_v:
+            best_v = val
+            best = i
+    return best
+
+
+@njit(cache=True)
+def solo_weights(params):
+    w = params.copy()
+    for i in range(SOLO_SCALE.shape[0]):
+        w[i] *= SOLO_SCALE[i]
+    return w
+
+
 @njit(STRATEGY_SIG, cache=True)
 def choose(kind, seat, opts, n, ctx, st, tab, params):
     s = st[0]
     p = seat
-    w = params
+    w = solo_weights(params) if s.n == 1 else params
     if kind == K_SELL:
         return cheapest_legal_sale(s, tab, opts, n, ctx[CTX_SHORT], sale_loss(s, tab, p, opts, n, w))
     if kind == K_MODE:  # Farm Village: trade 2 items for 3 cards unless the items are wanted
         if 3 * w[P_CARD] > 2 * w[P_ITEM] + 2 * (hand_value(s, tab, p, CONS, w) - ITEM_KEEP * w[P_ITEM]):
             return 1
         return 0
+    if kind == K_PLACE and s.n == 1:
+        return solo_placement(s, tab, p, opts, n, w)
     best = 0
     best_v = -1e18
     terms = tab[EA, ctx[CTX_WORKPLACE]] if kind == K_BUILD else 0

@@ -701,11 +701,20 @@ def placement_options(s, tab, p, out, tmp):
 
 
 @njit(cache=True, _nrt=False)
-def block_newest(s):
+def newest_free(s):
+    """The newest public card with no unit on it and not sideways (-1: none): the card the solo
+    blocking rule turns sideways after a placement."""
     for i in range(s.pub_n - 1, -1, -1):
         if s.pub_plc[i] == 0 and not s.pub_side[i]:
-            s.pub_side[i] = 1
-            return
+            return i
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def block_newest(s):
+    i = newest_free(s)
+    if i >= 0:
+        s.pub_side[i] = 1
 
 
 @njit(cache=True, _nrt=False)
