@@ -1,11 +1,17 @@
 """Measure the scripted strategies: solo score and clear rate, two-player win rates vs random and greedy.
 
     .venv/bin/python experiments/measure_strategies.py [--solo 10000] [--duel 4000] [name ...]
+    .venv/bin/python experiments/measure_strategies.py --matrix 4000
 
 Solo: mean score and clear rate (F_CLEARED) over ``--solo`` games per game. Duels: ``--duel``
 two-player games per pairing, half of them with the seats swapped; the win rate is the share won
 by the named strategy (rank 1 after the tie-break). Seeds are fixed (0.. for solo, 1,000,000.. for
 duels), so the numbers are reproducible.
+
+``--matrix N``: the round-robin win-rate matrices of every registered strategy, per game, as
+Markdown. 2 players: row A, column B is A's seat-rotated win rate against B over N games (fair
+share 0.5). 4 players: one A against three B, A's seat rotated through all four seats, N games;
+the cell is A's win rate (fair share 0.25).
 """
 
 from __future__ import annotations
@@ -46,12 +52,40 @@ def duel(game: str, a: str, b: str, games: int) -> tuple[float, float]:
     return wins / (2 * half), float(score)
 
 
+def four_player(game: str, a: str, b: str, games: int) -> float:
+    """Win rate of one a against three b, a's seat rotated through every seat."""
+    quarter = games // 4
+    seeds = np.arange(quarter, dtype=np.uint64) + 2_000_000
+    wins = 0
+    for seat in range(4):
+        specs = [b] * 4
+        specs[seat] = a
+        wins += (play(game, specs, seeds).field(core.F_RANK)[:, seat] == 1).sum()
+    return wins / (4 * quarter)
+
+
+def print_matrices(names: list[str], games: int) -> None:
+    for game in GAMES:
+        for players, cell in ((2, lambda a, b: duel(game, a, b, games)[0]),
+                              (4, lambda a, b: four_player(game, a, b, games))):
+            print(f"\n{game}, {players} players (row's win rate against column, {games} games a cell)\n")
+            print("| | " + " | ".join(names) + " |")
+            print("|---" * (len(names) + 1) + "|")
+            for a in names:
+                row = [f"{cell(a, b):.3f}" if a != b else "-" for b in names]
+                print(f"| {a} | " + " | ".join(row) + " |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--solo", type=int, default=10_000)
     ap.add_argument("--duel", type=int, default=4_000)
+    ap.add_argument("--matrix", type=int, default=0, help="games a cell of the round-robin matrices")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
+    if args.matrix:
+        print_matrices(args.names or list(modules()), args.matrix)
+        return
     names = args.names or [n for n in modules() if n != "random"]
     t0 = time.time()
     print(f"{'strategy':10s} {'game':9s} {'solo mean':>9s} {'clear':>6s} {'vs random':>9s} {'vs greedy':>9s}"

@@ -3,9 +3,10 @@
 The reference engine is timed replaying the kernel's own games (same seeds, same decisions), so
 both engines play exactly the same games; the ratio is measured in one run.
 
-Each engine is timed ``repeats`` times over the same games and its best rate is kept (the timeit
-convention): on a shared machine the slower repeats measure the neighbours, not the engine. The
-first kernel repeat also pays for fresh output pages, which a long run pays only once.
+Each engine is timed ``repeats`` times over the same games, the two engines taking turns, and each
+keeps its best rate (the timeit convention): on a shared machine the slower repeats measure the
+neighbours, not the engine. The first kernel repeat also pays for fresh output pages, which a long
+run pays only once.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -30,18 +32,23 @@ class BenchResult:
     ratio: float
 
 
-def best_rate(games: int, play, repeats: int) -> float:
-    """Games per second of the fastest of ``repeats`` calls of ``play()``."""
-    best = float("inf")
+def best_rates(timed: list[tuple[int, Callable[[], object]]], repeats: int) -> list[float]:
+    """Games per second of the fastest of ``repeats`` calls of each ``(games, play)``.
+
+    The calls are interleaved (all of them once, then again) so that every engine is timed under
+    the same passing load of a shared machine.
+    """
+    best = [float("inf")] * len(timed)
     for _ in range(repeats):
-        t = time.perf_counter()
-        play()
-        best = min(best, time.perf_counter() - t)
-    return games / best
+        for i, (_, play) in enumerate(timed):
+            t = time.perf_counter()
+            play()
+            best[i] = min(best[i], time.perf_counter() - t)
+    return [games / b for (games, _), b in zip(timed, best)]
 
 
 def measure(game: str, players: int, strategy: str = "random", kernel_games: int = 20_000,
-            reference_games: int = 200, repeats: int = 3) -> BenchResult:
+            reference_games: int = 200, repeats: int = 5) -> BenchResult:
     from nesim.cards import load_game
     from nesim.kernel import batch
     from nesim.reference import replay
@@ -51,7 +58,6 @@ def measure(game: str, players: int, strategy: str = "random", kernel_games: int
     fn = resolve(strategy).choose
     seeds = np.arange(kernel_games, dtype=np.uint64)
     batch.play(data, players, seeds[:2], [fn] * players)  # compiled or loaded from the cache
-    kernel_rate = best_rate(kernel_games, lambda: batch.play(data, players, seeds, [fn] * players), repeats)
     logged = batch.play(data, players, seeds[:reference_games], [fn] * players, with_log=True)
     logs = [logged.decision_log(g) for g in range(reference_games)]
 
@@ -59,7 +65,9 @@ def measure(game: str, players: int, strategy: str = "random", kernel_games: int
         for log in logs:
             replay(data, log)
 
-    reference_rate = best_rate(reference_games, replay_all, repeats)
+    kernel_rate, reference_rate = best_rates(
+        [(kernel_games, lambda: batch.play(data, players, seeds, [fn] * players)),
+         (reference_games, replay_all)], repeats)
     return BenchResult(game, players, strategy, round(kernel_rate, 1), round(reference_rate, 1),
                        round(kernel_rate / reference_rate, 1))
 
@@ -75,7 +83,7 @@ def warm_start_seconds() -> float:
 
 
 def run(strategy: str = "random", kernel_games: int = 20_000, reference_games: int = 200,
-        repeats: int = 3) -> list[BenchResult]:
+        repeats: int = 5) -> list[BenchResult]:
     return [measure(game, players, strategy, kernel_games, reference_games, repeats) for game, players in CONFIGS]
 
 

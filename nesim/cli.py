@@ -232,8 +232,8 @@ def cards(game: str, as_json: bool, spec: str | None, variant: str | None, data_
               help="Games the kernel plays per configuration.")
 @click.option("--reference-games", default=200, show_default=True, type=click.IntRange(1),
               help="Of those, games the reference engine replays.")
-@click.option("--repeats", default=3, show_default=True, type=click.IntRange(1),
-              help="Times each engine plays its games; the best rate is kept.")
+@click.option("--repeats", default=5, show_default=True, type=click.IntRange(1),
+              help="Times each engine plays its games, taking turns; the best rate is kept.")
 def bench(as_json: bool, strategy: str, no_startup: bool, kernel_games: int, reference_games: int,
           repeats: int) -> None:
     """Games per second of the kernel and the reference engine on the same games."""
