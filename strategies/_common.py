@@ -9,7 +9,8 @@ with changed cards still play sensibly.
 
 from numba import njit
 
-from nesim.kernel.api import CTX_SHORT, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, OWN, PAIR
+from nesim.kernel.api import (CTX_SHORT, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, PAIR,
+                              option_card)
 from nesim.kernel.core import cheapest_sufficient_sale
 from nesim.kernel.tables import (ASSET, CONS, CR_IF_VP, CR_KIND, EA, EB, EFFECT, END_A, END_B,
                                  END_DOUBLE_VP, END_KIND, END_MIN_VP, E_CAFE, E_CONSTRUCT, E_DISCARD_DRAW,
@@ -96,7 +97,7 @@ def decide(kind, seat, opts, n, ctx, st, tab, w):
     for i in range(n):
         v = opts[i]
         if kind == K_PLACE:
-            card = s.pub_card[v] if v < OWN else v - OWN
+            card = option_card(s, v)
             value = place_value(s, tab, seat, card, w)
             if last_round and tab[EFFECT, card] == E_DISCARD_MONEY:
                 value += 5.0  # cards are worth nothing at the end: turn them into money

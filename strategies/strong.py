@@ -29,8 +29,9 @@ from numba import njit
 from nesim.kernel.api import STRATEGY_SIG
 from nesim.kernel.core import (CTX_SHORT, CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE,
                                K_PLACE, K_SELL, OWN, PAIR, bonus, construct_cost,
-                               construct_payable, current_cost, hand_limit, newest_free,
-                               sale_price, terms_allow, units_left, worker_cap)
+                               block_newest, construct_payable, current_cost, hand_limit,
+                               option_card, public_open, sale_price, terms_allow, units_left,
+                               worker_cap)
 from nesim.kernel.tables import (AGRI, ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_BUILDING_CO,
                                  C_COLONY, C_CONTRACTOR, C_DOUBLE_CITY, C_SKYSCRAPER, C_TEMPLE,
                                  C_WORLDWIDE, EA, EB, EFFECT, END_A, END_AGRI_AND_IND,
@@ -44,7 +45,7 @@ from nesim.kernel.tables import (AGRI, ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIN
                                  E_DRAW_VP, E_FARM_RESORT, E_FARM_VILLAGE, E_FILL_HAND,
                                  E_FISH_FARM, E_HIRE_UPTO, E_IRONWORK, E_ITEMS_VP, E_LOTTERY,
                                  E_MINE, E_MONEY, E_MUSEUM_GLORY, E_QUARRY, E_RELICS_WP, E_SCHOOL,
-                                 E_TAKE_ITEMS, E_TECH_COLLEGE, IND, LOCK, MINE, NEED, NT, R,
+                                 E_TAKE_ITEMS, E_TECH_COLLEGE, IND, LOCK, NEED, NT, R,
                                  R_NTYPES, R_ROUNDS, R_UNPAID_PENALTY, R_VP_POINTS, R_VP_SET,
                                  R_WAGES, SELLABLE, WORKABLE)
 
@@ -487,7 +488,7 @@ def best_construction(s, tab, p, terms, w):
 
 @njit(cache=True)
 def place_gain(s, tab, p, v, w):
-    card = s.pub_card[v] if v < OWN else v - OWN
+    card = option_card(s, v)
     e = tab[EFFECT, card]
     if e != E_CONSTRUCT:
         val = basic_gain(s, tab, p, card, w)
@@ -569,11 +570,11 @@ def sale_loss(s, tab, p, opts, n, w):
 
 
 @njit(cache=True)
-def open_now(s, p, v):
+def open_now(s, tab, p, v):
     """Whether option v is still free in the imagined rest of this round."""
     if v >= OWN:
         return s.used[p, v - OWN] < s.bld[p, v - OWN]
-    return not s.pub_side[v] and (s.pub_card[v] == MINE or s.pub_plc[v] == 0)
+    return public_open(s, tab, v)
 
 
 @njit(cache=True)
@@ -583,10 +584,7 @@ def take_and_block(s, p, v, card):
         s.pub_plc[v] += 1
     else:
         s.used[p, card] += 1
-    j = newest_free(s)
-    if j >= 0:
-        s.pub_side[j] = 1
-    return j
+    return block_newest(s)
 
 
 @njit(cache=True)
@@ -606,8 +604,8 @@ def plan_value(s, tab, p, opts, n, gains, units, depth):
     best = 0.0
     for k in range(n):
         v = opts[k]
-        card = s.pub_card[v] if v < OWN else v - OWN
-        if tab[NEED, card] > units or not open_now(s, p, v):
+        card = option_card(s, v)
+        if tab[NEED, card] > units or not open_now(s, tab, p, v):
             continue
         j = take_and_block(s, p, v, card)
         val = gains[k]
@@ -631,7 +629,7 @@ def solo_placement(s, tab, p, opts, n, w):
     best_v = -1e18
     for i in range(n):
         v = opts[i]
-        card = s.pub_card[v] if v < OWN else v - OWN
+        card = option_card(s, v)
         j = take_and_block(s, p, v, card)
         val = (1.0 + PLAN_TIE) * gains[i]
         left = units - tab[NEED, card]

@@ -226,7 +226,6 @@ def hire(s, p, k, ready):
 
 # ---------------------------------------------------------------------------- asking
 
-
 @njit(cache=True, _nrt=False)
 def log_entry(s, log, kind, seat, value):
     if log.shape[0] == 0:
@@ -700,33 +699,31 @@ def placement_options(s, tab, p, out, tmp):
     return k
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def option_card(s, v):
+    """The card a PLACE value names: a public slot below OWN, an own building type from OWN up."""
+    return s.pub_card[v] if v < OWN else v - OWN
+
+
 @njit(cache=True, _nrt=False)
-def newest_free(s):
-    """The newest public card with no unit on it and not sideways (-1: none): the card the solo
-    blocking rule turns sideways after a placement."""
+def block_newest(s):
+    """Solo: turns the newest public card with no unit on it sideways; returns its slot (-1: none)."""
     for i in range(s.pub_n - 1, -1, -1):
         if s.pub_plc[i] == 0 and not s.pub_side[i]:
+            s.pub_side[i] = 1
             return i
     return -1
 
 
 @njit(cache=True, _nrt=False)
-def block_newest(s):
-    i = newest_free(s)
-    if i >= 0:
-        s.pub_side[i] = 1
-
-
-@njit(cache=True, _nrt=False)
 def place(st, tab, fns, params, log, buf, p, v):
     s = st[0]
+    card = option_card(s, v)
     if v < OWN:
-        card = s.pub_card[v]
         s.pub_plc[v] += 1
         if card == MINE:
             s.on_mine[p] = 1
     else:
-        card = v - OWN
         s.used[p, card] += 1
     s.placed[p] += tab[NEED, card]
     use_effect(st, tab, fns, params, log, buf, p, card)
