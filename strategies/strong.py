@@ -14,9 +14,12 @@ lose the least in points and in use.
 
 Solo (``s.n == 1``) is played with the weights scaled by ``SOLO_SCALE`` (no money comes into a
 solo game, so cards, actions and VP tokens matter more than in a race against opponents), and each
-placement is chosen by a short plan over the round's remaining placements: after every placement
-the newest free card of the row is blocked, so taking the newest valuable card first can keep a
-second one open. Two- to four-player play is unchanged by either.
+placement is chosen by the kernel's lookahead (``solo_playouts`` playouts per candidate, each
+played to the end of the game by this strategy's one-ply choices, best mean final score wins;
+see strategies/README.md). With ``solo_playouts=0`` it is chosen by a short plan over the round's
+remaining placements instead: after every placement the newest free card of the row is blocked,
+so taking the newest valuable card first can keep a second one open. Two- to four-player play is
+unchanged by any of this.
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
 never by its key, so variants with changed cards play sensibly. The evaluator is self-contained
@@ -27,8 +30,9 @@ import numpy as np
 from numba import njit
 
 from nesim.kernel.api import STRATEGY_SIG
-from nesim.kernel.core import (CTX_SHORT, CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE,
-                               K_PLACE, K_SELL, OWN, PAIR, bonus, construct_cost,
+from nesim.kernel.core import (CTX_CANDIDATES, CTX_GOAL_BONUS, CTX_PLAYOUTS, CTX_SHORT,
+                               CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_PLACE,
+                               K_SELL, LOOKAHEAD, OWN, PAIR, bonus, construct_cost,
                                block_newest, construct_payable, current_cost, hand_limit,
                                option_card, public_open, sale_price, terms_allow, units_left,
                                worker_cap)
@@ -50,7 +54,8 @@ from nesim.kernel.tables import (AGRI, ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIN
                                  R_WAGES, SELLABLE, WORKABLE)
 
 NAME = "strong"
-DESCRIPTION = "One-ply evaluation of every option in points, with wage and hiring safety rules."
+DESCRIPTION = ("One-ply evaluation of every option in points, with wage and hiring safety rules; in solo,"
+               " each placement chosen by playouts to the end of the game.")
 PARAMS = {
     "reserve": 1.0,  # paydays of wages to hold (the coming one, half the next)
     "build_bias": 4.0,  # extra for any construction: it turns cards into points
@@ -66,9 +71,11 @@ PARAMS = {
     "spend": 1.0,  # scale on the cards discarded to pay a construction
     "hire_safe": 0.5,  # cost per $ a hire leaves uncovered for the next payday
     "max_workers": 3.0,  # never hire beyond this many workers
+    "solo_playouts": 16.0,  # solo: playouts per candidate placement (0: the round plan alone)
+    "goal_bonus": 0.0,  # solo: points a playout that reaches the target is worth on top
 }
 (P_RESERVE, P_BUILD, P_CARD, P_ITEM, P_ACTION, P_HIRE_UNTIL, P_HIRE_BIAS, P_VP, P_BONUS, P_URGENT,
- P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS) = range(14)
+ P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS, P_SOLO_PLAYOUTS, P_GOAL_BONUS) = range(16)
 ITEM_KEEP = 0.6  # keep value of a card in hand, as a share of a new one
 KEEP_BUILD = 0.4  # share of the building a card would make, in its keep value
 LIMIT_WASTE = 0.85  # share of a card's value lost when it goes over the hand limit
@@ -662,7 +669,13 @@ def choose(kind, seat, opts, n, ctx, st, tab, params):
             return 1
         return 0
     if kind == K_PLACE and s.n == 1:
-        return solo_placement(s, tab, p, opts, n, w)
+        if s.playout == 0 and params[P_SOLO_PLAYOUTS] >= 1:
+            ctx[CTX_PLAYOUTS] = int(params[P_SOLO_PLAYOUTS])
+            ctx[CTX_CANDIDATES] = 0
+            ctx[CTX_GOAL_BONUS] = int(params[P_GOAL_BONUS])
+            return LOOKAHEAD
+        if s.playout == 0:  # inside playouts the one-ply choice: half the time, as good
+            return solo_placement(s, tab, p, opts, n, w)
     best = 0
     best_v = -1e18
     terms = tab[EA, ctx[CTX_WORKPLACE]] if kind == K_BUILD else 0

@@ -24,10 +24,11 @@ def play(game, specs, seeds):
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_strategy_plays_only_legal_decisions(name, game, n):
-    res = play(game, [name] * n, np.arange(300, dtype=np.uint64))
+    games = 60 if n == 1 and name == "strong" else 300  # strong's solo playouts are slow
+    res = play(game, [name] * n, np.arange(games, dtype=np.uint64))
     assert not res.games[:, 3].any(), "the kernel flagged an illegal choice"
     data = load_game(game)
-    for g in range(0, 300, 60):  # a sample replayed decision by decision in the reference engine
+    for g in range(0, games, games // 5):  # a sample replayed decision by decision in the reference engine
         final = replay(data, res.decision_log(g))
         assert [p.money for p in final.players] == list(res.field(core.F_MONEY)[g])
 

@@ -62,8 +62,8 @@ def play(data: GameData, n_players: int, seeds: Sequence[int] | np.ndarray, stra
     build_card = np.full((g, n_players, MAXBUILDS), -1, dtype=np.int16)
     build_round = np.full((g, n_players, MAXBUILDS), -1, dtype=np.int16)
     logs = np.zeros((g if with_log else 1, LOGMAX), dtype=np.int32)
-    st = np.zeros(1, dtype=STATE)
-    buf = np.zeros((3, MAXOPTS), dtype=np.int64)
+    st = np.zeros(2, dtype=STATE)  # the game and the lookahead playouts' scratch copy
+    buf = np.zeros((core.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
     params = np.ascontiguousarray(params, dtype=np.float64)
     fns = tuple(strategies[i % n_players] for i in range(MAXP))
     core.play_batch(seeds, n_players, tab, fns, params, st, buf, with_log, players, rounds, games,

@@ -3,9 +3,10 @@
 Every function mirrors one of ``nesim/reference/engine.py`` or an effect of
 ``nesim/reference/effects``, under the same name where it can, and asks the same decisions in the
 same order with the same options, so that a kernel game's decision log replays in the reference
-engine. ``st`` is a one-element array of the STATE record (``s = st[0]``); ``buf`` is a scratch
-array: row 0 the options of the decision being asked, row 1 scratch for can-use checks and
-revealed cards, row 2 the decision's context.
+engine. ``st`` is an array of STATE records: ``s = st[0]`` is the game, ``st[1]`` the scratch
+copy that lookahead playouts run on. ``buf`` is a scratch array: row 0 the options of the decision
+being asked, row 1 scratch for can-use checks and revealed cards, row 2 the decision's context;
+rows 3-5 are the same for the playouts, rows 6-9 the bookkeeping of a lookahead.
 
 Decisions go to the strategy function of the seat (``fns[seat]``, signature STRATEGY_SIG), except
 when only one option is legal: that one is taken without a call, and logged all the same.
@@ -48,8 +49,12 @@ from nesim.kernel.tables import (AGRI, ASSET, CARPENTER, CONS, COPIES, COST, CR_
 K_PLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_SELL, K_SELL_CARD = range(7)
 # purposes of a discard (ctx[0])
 P_COST, P_EFFECT, P_HAND_LIMIT = range(3)
-# ctx layout
-CTX_PURPOSE, CTX_REMAINING, CTX_WORKPLACE, CTX_SHORT = range(4)
+# ctx layout (CTX_PLAYOUTS and CTX_CANDIDATES are written by a strategy that answers LOOKAHEAD)
+CTX_PURPOSE, CTX_REMAINING, CTX_WORKPLACE, CTX_SHORT, CTX_PLAYOUTS, CTX_CANDIDATES, CTX_GOAL_BONUS = range(7)
+# A placement answer that asks the kernel to choose by playouts: each candidate is played to the
+# end of the game ctx[CTX_PLAYOUTS] times (see lookahead)
+LOOKAHEAD = -2
+LOOKAHEAD_ROWS = 10  # rows of buf that a lookahead needs
 OWN = MAXPUB  # PLACE value of an own building b is OWN + b
 PAIR = NT  # BUILD value of a pair (a, b) is PAIR + a * NT + b
 
@@ -729,28 +734,192 @@ def place(st, tab, fns, params, log, buf, p, v):
     use_effect(st, tab, fns, params, log, buf, p, card)
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def next_to_place(s, seat):
+    """The first seat from ``seat`` on, in turn order, with a unit left; -1 when none has."""
+    for k in range(s.n):
+        q = (seat + k) % s.n
+        if units_left(s, q) > 0:
+            return q
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def take_turn(st, tab, fns, params, log, buf, seat, v):
+    place(st, tab, fns, params, log, buf, seat, v)
+    if st[0].n == 1:
+        block_newest(st[0])
+
+
 @njit(cache=True, _nrt=False)
 def action_phase(st, tab, fns, params, log, buf):
     s = st[0]
-    seat = s.start_player
+    seat = next_to_place(s, s.start_player)
+    while seat >= 0:
+        n = placement_options(s, tab, seat, buf[0], buf[1])
+        if n == 0:
+            s.stuck[seat] = 1
+        else:
+            take_turn(st, tab, fns, params, log, buf, seat, ask_placement(st, tab, fns, params, log, buf, seat, n))
+        seat = next_to_place(s, (seat + 1) % s.n)
+
+
+@njit(cache=True, _nrt=False)
+def ask_placement(st, tab, fns, params, log, buf, p, n):
+    """ask() for a placement, where the strategy may answer LOOKAHEAD."""
+    s = st[0]
+    i = 0
+    if n > 1:
+        i = fns[p](K_PLACE, p, buf[0], n, buf[2], st, tab, params[p])
+        if i == LOOKAHEAD:
+            i = lookahead(st, tab, fns, params, log, buf, p, n)
+        if i < 0 or i >= n:
+            s.error |= ERR_BAD_CHOICE
+            i = 0
+    v = buf[0][i]
+    log_entry(s, log, K_PLACE, p, v)
+    return v
+
+
+# ---------------------------------------------------------------------------- lookahead playouts
+
+@njit(cache=True, _nrt=False)
+def playout_actions(st, tab, fns, params, log, buf, seat):
+    """The action phase from ``seat`` on, without lookahead (a playout never nests another)."""
+    s = st[0]
+    seat = next_to_place(s, seat)
+    while seat >= 0:
+        n = placement_options(s, tab, seat, buf[0], buf[1])
+        if n == 0:
+            s.stuck[seat] = 1
+        else:
+            take_turn(st, tab, fns, params, log, buf, seat, ask(st, tab, fns, params, log, buf, K_PLACE, seat, n))
+        seat = next_to_place(s, (seat + 1) % s.n)
+
+
+@njit(cache=True, _nrt=False)
+def finish_game(st, tab, fns, params, log, buf, seat):
+    """Plays on from the turn of ``seat`` in the current action phase to the end of the game."""
+    s = st[0]
+    playout_actions(st, tab, fns, params, log, buf, seat)
+    payday(st, tab, fns, params, log, buf)
+    for rnd in range(s.round + 1, tab[R, R_ROUNDS] + 1):
+        s.round = rnd
+        start_round(s, tab)
+        playout_actions(st, tab, fns, params, log, buf, s.start_player)
+        payday(st, tab, fns, params, log, buf)
+
+
+@njit(cache=True, _nrt=False)
+def playout_value(s, tab, p, out, goal_bonus):
+    """What a finished playout is worth to seat p: its score, plus ``goal_bonus`` if it reaches
+    the solo target, less the best opponent's score."""
+    score(s, tab, p, out)
+    value = out[F_SCORE]
+    if s.n == 1 and value >= tab[R, R_SOLO_TARGET]:
+        value += goal_bonus
+    best_other = -(1 << 30)
+    for q in range(s.n):
+        if q != p:
+            score(s, tab, q, out)
+            best_other = max(best_other, out[F_SCORE])
+    return value - best_other if s.n > 1 else value
+
+
+@njit(cache=True, _nrt=False)
+def playout(st, tab, fns, params, buf, log, p, v, seed, j, known_top, out, goal_bonus):
+    """Playout j of placement v: the game copied to st[1], the unseen deck shuffled by the j-th
+    shuffle, placement v made and the game played to its end by every seat's own strategy."""
+    s = st[0]
+    scratch = st[1:2]
+    c = scratch[0]
+    sbuf = buf[3:6]
+    scratch[0] = s
+    c.playout = 1
+    c.rng = mix64(seed + GOLDEN * np.uint64(j + 1))
+    for q in range(c.n):
+        c.srng[q] = mix64(c.rng ^ (GOLDEN * np.uint64(q + 7)))
+    shuffle_deck(c, c.deck_n - known_top)
+    take_turn(scratch, tab, fns, params, log, sbuf, p, v)
+    finish_game(scratch, tab, fns, params, log, sbuf, (p + 1) % c.n)
+    return playout_value(c, tab, p, out, goal_bonus)
+
+
+@njit(cache=True, _nrt=False)
+def lookahead(st, tab, fns, params, log, buf, p, n):
+    """The placement among buf[0][:n] with the best mean playout value for seat p.
+
+    A playout is worth its final score (see playout_value; ctx[CTX_GOAL_BONUS] is added when a
+    solo playout reaches the target). The candidates (every option, or those set in the bit mask
+    ctx[CTX_CANDIDATES]) share a
+    budget of ctx[CTX_PLAYOUTS] playouts per candidate, spent by sequential halving (Karnin,
+    Koren and Somekh 2013): in each of ceil(log2 m) rounds every surviving candidate gets an equal
+    share of the round's budget, and the better half by mean value goes on. A playout is the game
+    played to its end on the scratch state st[1] by every seat's own strategy, with ``playout``
+    set. The cards still in the deck are shuffled anew for each playout, so a playout knows what a
+    player knows (the deck's contents, not its order); playout j of every candidate uses the same
+    shuffle, so candidates are compared on the same luck.
+    """
+    s = st[0]
+    ctx = buf[2]
+    k = ctx[CTX_PLAYOUTS]
+    mask = ctx[CTX_CANDIDATES]
+    goal_bonus = ctx[CTX_GOAL_BONUS]
+    if st.shape[0] < 2 or buf.shape[0] < LOOKAHEAD_ROWS or k <= 0:
+        return 0
+    alive = buf[6]  # 1 while option i is a candidate
+    done = buf[7]  # its playouts so far
+    total = buf[8]  # the sum of their values
+    m = 0
+    for i in range(n):
+        alive[i] = 1 if mask == 0 or (i < 63 and (mask >> i) & 1) else 0
+        done[i] = 0
+        total[i] = 0
+        m += alive[i]
+    if m == 0:
+        return 0
+    steps = 0
+    while (1 << steps) < m:
+        steps += 1
+    budget = k * m
+    known_top = 1 if s.n == 1 and s.deck_n == s.deck_start_n else 0
+    seed = mix64(s.srng[p] ^ (GOLDEN * np.uint64(s.round * 64 + s.placed[p] + 1)))
+    out = buf[9]
+    best_i = 0
     while True:
-        left = False
-        for q in range(s.n):
-            if units_left(s, q) > 0:
-                left = True
-                break
-        if not left:
-            return
-        if units_left(s, seat) > 0:
-            n = placement_options(s, tab, seat, buf[0], buf[1])
-            if n == 0:
-                s.stuck[seat] = 1
-            else:
-                v = ask(st, tab, fns, params, log, buf, K_PLACE, seat, n)
-                place(st, tab, fns, params, log, buf, seat, v)
-                if s.n == 1:
-                    block_newest(s)
-        seat = (seat + 1) % s.n
+        share = max(1, budget // (m * max(steps, 1)))
+        for i in range(n):
+            if alive[i]:
+                for _ in range(share):
+                    total[i] += playout(st, tab, fns, params, buf, log[:0], p, buf[0][i], seed,
+                                        done[i], known_top, out, goal_bonus)
+                    done[i] += 1
+        best_i = best_mean(alive, done, total, n)
+        if m <= 1 or steps <= 1:
+            return best_i
+        keep = (m + 1) // 2
+        for _ in range(m - keep):
+            alive[worst_mean(alive, done, total, n)] = 0
+        m = keep
+        steps -= 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def best_mean(alive, done, total, n):
+    best = -1
+    for i in range(n):
+        if alive[i] and (best < 0 or total[i] * done[best] > total[best] * done[i]):
+            best = i
+    return best
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def worst_mean(alive, done, total, n):
+    worst = -1
+    for i in range(n):
+        if alive[i] and (worst < 0 or total[i] * done[worst] <= total[worst] * done[i]):
+            worst = i
+    return worst
 
 
 # ---------------------------------------------------------------------------- payday
@@ -893,6 +1062,7 @@ def clear_state(s):
     s.round = 0
     s.error = 0
     s.n_log = 0
+    s.playout = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -932,6 +1102,7 @@ def setup(s, tab, n, seed):
             append_public(s, CARPENTER, ORIG_INITIAL)
         append_public(s, SCHOOL, ORIG_INITIAL)
         append_public(s, solo_a, ORIG_SOLO)
+        s.deck_start_n = s.deck_n
     else:
         append_public(s, QUARRY, ORIG_INITIAL)
         append_public(s, MINE, ORIG_INITIAL)

@@ -227,6 +227,11 @@ STATE = np.dtype([
     ("budget", np.int64), ("sales_total", np.int64), ("start_player", np.int32),
     ("round", np.int32), ("n", np.int32), ("error", np.int32), ("n_log", np.int32),
     ("rng", np.uint64), ("srng", np.uint64, (MAXP,)),
+    # deck size right after setup: in solo the set-aside card B lies known on top of the deck
+    # until the first draw (a playout must not shuffle it away)
+    ("deck_start_n", np.int32),
+    # 1 inside a lookahead playout (see core.lookahead): strategies play their base policy there
+    ("playout", np.int32),
 ])
 STATE_T = numba.from_dtype(STATE)
 

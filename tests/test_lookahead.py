@@ -1,0 +1,93 @@
+"""The kernel's lookahead: a strategy may answer a placement with LOOKAHEAD and let playouts choose.
+
+The playouts run on a scratch copy of the game, so the game itself must come out exactly as if the
+strategy had picked the same option directly; the choice must follow the playouts' values; and
+games played this way must replay in the reference engine like any other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from harness import data
+from nesim.kernel import batch, core
+from nesim.kernel.api import CTX_CANDIDATES, CTX_PLAYOUTS, K_PLACE, LOOKAHEAD, STRATEGY_SIG
+from nesim.reference import replay
+from strategies.random import choose as random_choose
+
+
+@njit(STRATEGY_SIG)
+def first_placement(kind, seat, opts, n, ctx, st, tab, params):
+    """Random, except that every placement takes the first option."""
+    if kind == K_PLACE:
+        return 0
+    return random_choose(kind, seat, opts, n, ctx, st, tab, params)
+
+
+@njit(STRATEGY_SIG)
+def first_placement_by_lookahead(kind, seat, opts, n, ctx, st, tab, params):
+    """The same choices, made through a lookahead whose only candidate is the first option."""
+    if kind == K_PLACE and st[0].playout == 0:
+        ctx[CTX_PLAYOUTS] = 3
+        ctx[CTX_CANDIDATES] = 1
+        return LOOKAHEAD
+    return first_placement(kind, seat, opts, n, ctx, st, tab, params)
+
+
+@njit(STRATEGY_SIG)
+def random_with_lookahead(kind, seat, opts, n, ctx, st, tab, params):
+    """Random everywhere, except that outside playouts each placement is chosen by playouts."""
+    if kind == K_PLACE and st[0].playout == 0:
+        ctx[CTX_PLAYOUTS] = int(params[0])
+        ctx[CTX_CANDIDATES] = 0
+        return LOOKAHEAD
+    return random_choose(kind, seat, opts, n, ctx, st, tab, params)
+
+
+def play(game, n, seeds, fn, playouts=4):
+    params = np.zeros((4, 16))
+    params[:, 0] = playouts
+    return batch.play(data(game), n, np.asarray(seeds, dtype=np.uint64), [fn] * n, params,
+                      with_log=True)
+
+
+@pytest.mark.parametrize("game", ["progress", "mecenat", "glory"])
+@pytest.mark.parametrize("n", [1, 3])
+def test_playouts_leave_the_game_untouched(game, n):
+    seeds = np.arange(40)
+    direct = play(game, n, seeds, first_placement)
+    looked = play(game, n, seeds, first_placement_by_lookahead)
+    assert not looked.games[:, 3].any()
+    np.testing.assert_array_equal(direct.players, looked.players)
+    np.testing.assert_array_equal(direct.rounds, looked.rounds)
+    np.testing.assert_array_equal(direct.logs, looked.logs)
+
+
+@pytest.mark.parametrize("game", ["progress", "glory"])
+def test_lookahead_chooses_by_playout_value(game):
+    """Random play scores far below zero in solo (unpaid wages); choosing each placement by
+    playouts, even playouts of random play, avoids most of that."""
+    seeds = np.arange(30)
+    base = play(game, 1, seeds, random_choose).field(core.F_SCORE).mean()
+    few = play(game, 1, seeds, random_with_lookahead, playouts=1).field(core.F_SCORE).mean()
+    more = play(game, 1, seeds, random_with_lookahead, playouts=8).field(core.F_SCORE).mean()
+    assert few > base + 30
+    assert more > few + 10
+
+
+def test_lookahead_games_replay_in_the_reference_engine():
+    res = play("mecenat", 2, np.arange(6), random_with_lookahead, playouts=2)
+    assert not res.games[:, 3].any()
+    for g in range(6):
+        final = replay(data("mecenat"), res.decision_log(g))
+        assert [p.money for p in final.players] == list(res.field(core.F_MONEY)[g])
+        assert [p.vp for p in final.players] == list(res.field(core.F_VP_TOKENS)[g])
+
+
+def test_lookahead_is_reproducible():
+    a = play("progress", 1, np.arange(10), random_with_lookahead, playouts=3)
+    b = play("progress", 1, np.arange(10), random_with_lookahead, playouts=3)
+    np.testing.assert_array_equal(a.players, b.players)
+    np.testing.assert_array_equal(a.logs, b.logs)
