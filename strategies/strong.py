@@ -16,7 +16,8 @@ Solo (``s.n == 1``) is played with the weights scaled by ``SOLO_SCALE`` (no mone
 solo game, so cards, actions and VP tokens matter more than in a race against opponents), and each
 placement is chosen by the kernel's lookahead (``solo_playouts`` playouts per candidate, each
 played to the end of the game by this strategy's one-ply choices, best mean final score wins;
-see strategies/README.md). With ``solo_playouts=0`` it is chosen by a short plan over the round's
+see strategies/README.md), and so is every build, discard and Design Office pick with two or more
+options (``solo_sub_playouts`` per candidate). With ``solo_playouts=0`` it is chosen by a short plan over the round's
 remaining placements instead: after every placement the newest free card of the row is blocked,
 so taking the newest valuable card first can keep a second one open. Two- to four-player play is
 unchanged by any of this.
@@ -30,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from nesim.kernel.api import STRATEGY_SIG
-from nesim.kernel.core import (CTX_CANDIDATES, CTX_GOAL_BONUS, CTX_PLAYOUTS, CTX_SHORT,
+from nesim.kernel.core import (CTX_CANDIDATES, CTX_PLAYOUTS, CTX_SHORT,
                                CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_PLACE,
                                K_SELL, LOOKAHEAD, OWN, PAIR, bonus, construct_cost,
                                block_newest, construct_payable, current_cost, hand_limit,
@@ -72,10 +73,10 @@ PARAMS = {
     "hire_safe": 0.5,  # cost per $ a hire leaves uncovered for the next payday
     "max_workers": 3.0,  # never hire beyond this many workers
     "solo_playouts": 16.0,  # solo: playouts per candidate placement (0: the round plan alone)
-    "goal_bonus": 0.0,  # solo: points a playout that reaches the target is worth on top
+    "solo_sub_playouts": 8.0,  # solo: playouts per candidate for a build, discard or keep
 }
 (P_RESERVE, P_BUILD, P_CARD, P_ITEM, P_ACTION, P_HIRE_UNTIL, P_HIRE_BIAS, P_VP, P_BONUS, P_URGENT,
- P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS, P_SOLO_PLAYOUTS, P_GOAL_BONUS) = range(16)
+ P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS, P_SOLO_PLAYOUTS, P_SOLO_SUB) = range(16)
 ITEM_KEEP = 0.6  # keep value of a card in hand, as a share of a new one
 KEEP_BUILD = 0.4  # share of the building a card would make, in its keep value
 LIMIT_WASTE = 0.85  # share of a card's value lost when it goes over the hand limit
@@ -668,12 +669,14 @@ def choose(kind, seat, opts, n, ctx, st, tab, params):
         if 3 * w[P_CARD] > 2 * w[P_ITEM] + 2 * (hand_value(s, tab, p, CONS, w) - ITEM_KEEP * w[P_ITEM]):
             return 1
         return 0
-    if kind == K_PLACE and s.n == 1:
-        if s.playout == 0 and params[P_SOLO_PLAYOUTS] >= 1:
-            ctx[CTX_PLAYOUTS] = int(params[P_SOLO_PLAYOUTS])
+    if s.n == 1 and s.playout == 0:
+        k = params[P_SOLO_PLAYOUTS] if kind == K_PLACE else params[P_SOLO_SUB]
+        if k >= 1 and (kind == K_PLACE or ((kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP)
+                                           and n > 1 and params[P_SOLO_PLAYOUTS] >= 1)):
+            ctx[CTX_PLAYOUTS] = int(k)
             ctx[CTX_CANDIDATES] = 0
-            ctx[CTX_GOAL_BONUS] = int(params[P_GOAL_BONUS])
             return LOOKAHEAD
+    if kind == K_PLACE and s.n == 1:
         if s.playout == 0:  # inside playouts the one-ply choice: half the time, as good
             return solo_placement(s, tab, p, opts, n, w)
     best = 0

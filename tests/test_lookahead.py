@@ -13,7 +13,8 @@ from numba import njit
 
 from harness import data
 from nesim.kernel import batch, core
-from nesim.kernel.api import CTX_CANDIDATES, CTX_PLAYOUTS, K_PLACE, LOOKAHEAD, STRATEGY_SIG
+from nesim.kernel.api import (CTX_CANDIDATES, CTX_PLAYOUTS, K_BUILD, K_DISCARD, K_KEEP, K_PLACE,
+                              LOOKAHEAD, STRATEGY_SIG)
 from nesim.reference import replay
 from strategies.random import choose as random_choose
 
@@ -46,6 +47,35 @@ def random_with_lookahead(kind, seat, opts, n, ctx, st, tab, params):
     return random_choose(kind, seat, opts, n, ctx, st, tab, params)
 
 
+@njit(STRATEGY_SIG)
+def first_choices(kind, seat, opts, n, ctx, st, tab, params):
+    """Random, except that placements, builds, discards and Design Office take the first option."""
+    if kind == K_PLACE or kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP:
+        return 0
+    return random_choose(kind, seat, opts, n, ctx, st, tab, params)
+
+
+@njit(STRATEGY_SIG)
+def first_choices_by_lookahead(kind, seat, opts, n, ctx, st, tab, params):
+    """The same choices, each placement, build, discard and keep made through a lookahead whose
+    only candidate is the first option: the turn is probed and replayed decision by decision."""
+    if st[0].playout == 0 and (kind == K_PLACE or kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP):
+        ctx[CTX_PLAYOUTS] = 2
+        ctx[CTX_CANDIDATES] = 1
+        return LOOKAHEAD
+    return first_choices(kind, seat, opts, n, ctx, st, tab, params)
+
+
+@njit(STRATEGY_SIG)
+def random_with_deep_lookahead(kind, seat, opts, n, ctx, st, tab, params):
+    """Random, except that outside playouts placements, builds, discards and keeps are searched."""
+    if st[0].playout == 0 and (kind == K_PLACE or kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP):
+        ctx[CTX_PLAYOUTS] = int(params[0])
+        ctx[CTX_CANDIDATES] = 0
+        return LOOKAHEAD
+    return random_choose(kind, seat, opts, n, ctx, st, tab, params)
+
+
 def play(game, n, seeds, fn, playouts=4):
     params = np.zeros((4, 16))
     params[:, 0] = playouts
@@ -63,6 +93,26 @@ def test_playouts_leave_the_game_untouched(game, n):
     np.testing.assert_array_equal(direct.players, looked.players)
     np.testing.assert_array_equal(direct.rounds, looked.rounds)
     np.testing.assert_array_equal(direct.logs, looked.logs)
+
+
+@pytest.mark.parametrize("game", ["progress", "mecenat", "glory"])
+@pytest.mark.parametrize("n", [1, 2])
+def test_searching_decisions_within_a_turn_leaves_the_game_untouched(game, n):
+    """Every decision of a turn (and of a payday) replayed from the turn's start, one searched
+    answer at a time, must give the very game of answering directly."""
+    seeds = np.arange(30)
+    direct = play(game, n, seeds, first_choices)
+    looked = play(game, n, seeds, first_choices_by_lookahead)
+    assert not looked.games[:, 3].any()
+    np.testing.assert_array_equal(direct.players, looked.players)
+    np.testing.assert_array_equal(direct.logs, looked.logs)
+
+
+def test_searching_builds_and_discards_beats_searching_placements_alone():
+    seeds = np.arange(30)
+    placements = play("progress", 1, seeds, random_with_lookahead, playouts=4).field(core.F_SCORE).mean()
+    deep = play("progress", 1, seeds, random_with_deep_lookahead, playouts=4).field(core.F_SCORE).mean()
+    assert deep > placements + 10
 
 
 @pytest.mark.parametrize("game", ["progress", "glory"])

@@ -62,7 +62,7 @@ def play(data: GameData, n_players: int, seeds: Sequence[int] | np.ndarray, stra
     build_card = np.full((g, n_players, MAXBUILDS), -1, dtype=np.int16)
     build_round = np.full((g, n_players, MAXBUILDS), -1, dtype=np.int16)
     logs = np.zeros((g if with_log else 1, LOGMAX), dtype=np.int32)
-    st = np.zeros(2, dtype=STATE)  # the game and the lookahead playouts' scratch copy
+    st = np.zeros(core.LOOKAHEAD_STATES, dtype=STATE)  # the game, a playout's copy, a checkpoint
     buf = np.zeros((core.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
     params = np.ascontiguousarray(params, dtype=np.float64)
     fns = tuple(strategies[i % n_players] for i in range(MAXP))

@@ -4,9 +4,10 @@ Every function mirrors one of ``nesim/reference/engine.py`` or an effect of
 ``nesim/reference/effects``, under the same name where it can, and asks the same decisions in the
 same order with the same options, so that a kernel game's decision log replays in the reference
 engine. ``st`` is an array of STATE records: ``s = st[0]`` is the game, ``st[1]`` the scratch
-copy that lookahead playouts run on. ``buf`` is a scratch array: row 0 the options of the decision
-being asked, row 1 scratch for can-use checks and revealed cards, row 2 the decision's context;
-rows 3-5 are the same for the playouts, rows 6-9 the bookkeeping of a lookahead.
+copy that lookahead playouts run on, ``st[2]`` the checkpoint they start from. ``buf`` is a
+scratch array: row 0 the options of the decision being asked, row 1 scratch for can-use checks
+and revealed cards, row 2 the decision's context; rows 3-5 are the same for the playouts, rows
+6-9 the bookkeeping of a lookahead.
 
 Decisions go to the strategy function of the seat (``fns[seat]``, signature STRATEGY_SIG), except
 when only one option is legal: that one is taken without a call, and logged all the same.
@@ -35,7 +36,7 @@ from nesim.kernel.tables import (AGRI, ASSET, CARPENTER, CONS, COPIES, COST, CR_
                                  E_IRONWORK, E_ITEMS_VP, E_LOTTERY, E_MINE, E_MONEY,
                                  E_MUSEUM_GLORY, E_QUARRY, E_RELICS_WP, E_SCHOOL, E_TAKE_ITEMS,
                                  E_TECH_COLLEGE, IND, LOCK, LOGMAX, MAXBUILDS, MAXDECK, MAXOPTS,
-                                 MAXP, MAXPUB, MINE, NEED, NT, ONBUILD, ONBUILD_DOLL,
+                                 MAXP, MAXPUB, MINE, NEED, NT, PREFIX_MAX, ONBUILD, ONBUILD_DOLL,
                                  ONBUILD_VP2, ORIG_INITIAL, ORIG_ROUND, ORIG_SOLD, ORIG_SOLO, QUARRY,
                                  R, RELICS_WP, R_CARPENTERS, R_GLORY, R_HAND_LIMIT,
                                  R_ID_BURNT_FIELD, R_ID_COMPANY_HOUSE, R_ID_WAREHOUSE,
@@ -50,11 +51,13 @@ K_PLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_SELL, K_SELL_CARD = range(7)
 # purposes of a discard (ctx[0])
 P_COST, P_EFFECT, P_HAND_LIMIT = range(3)
 # ctx layout (CTX_PLAYOUTS and CTX_CANDIDATES are written by a strategy that answers LOOKAHEAD)
-CTX_PURPOSE, CTX_REMAINING, CTX_WORKPLACE, CTX_SHORT, CTX_PLAYOUTS, CTX_CANDIDATES, CTX_GOAL_BONUS = range(7)
-# A placement answer that asks the kernel to choose by playouts: each candidate is played to the
-# end of the game ctx[CTX_PLAYOUTS] times (see lookahead)
+CTX_PURPOSE, CTX_REMAINING, CTX_WORKPLACE, CTX_SHORT, CTX_PLAYOUTS, CTX_CANDIDATES = range(6)
+# An answer that asks the kernel to choose by playouts: each candidate is played to the end of the
+# game about ctx[CTX_PLAYOUTS] times (see plan_turn)
 LOOKAHEAD = -2
 LOOKAHEAD_ROWS = 10  # rows of buf that a lookahead needs
+LOOKAHEAD_STATES = 3  # records of st: the game, a playout's scratch copy, the checkpoint
+MODE_GAME, MODE_PLAYOUT, MODE_PROBE = range(3)  # what a state is (STATE.mode)
 OWN = MAXPUB  # PLACE value of an own building b is OWN + b
 PAIR = NT  # BUILD value of a pair (a, b) is PAIR + a * NT + b
 
@@ -243,17 +246,48 @@ def log_entry(s, log, kind, seat, value):
 
 
 @njit(cache=True, _nrt=False)
-def ask(st, tab, fns, params, log, buf, kind, p, n):
-    """The option the seat's strategy picks among buf[0][:n] (the only one, without asking)."""
+def answer(st, tab, fns, params, buf, kind, p, n):
+    """The raw answer to a decision (an index into buf[0][:n], a bit mask for K_SELL): a recorded
+    answer while the state replays one (lookahead), else the seat's strategy's. A decision with a
+    single option is not put to the strategy but still counted, so replays stay in step."""
     s = st[0]
-    opts = buf[0]
-    i = 0
-    if n > 1:
-        i = fns[p](kind, p, opts, n, buf[2], st, tab, params[p])
-        if i < 0 or i >= n:
-            s.error |= ERR_BAD_CHOICE
-            i = 0
-    v = opts[i]
+    if s.forced_pos < s.prefix_n:
+        a = s.prefix[s.forced_pos]
+        s.forced_pos += 1
+        if s.mode == MODE_PLAYOUT and s.forced_pos == s.prefix_n:
+            new_luck(s)
+        return a
+    if s.halt:
+        return 0
+    a = 0
+    if kind == K_SELL or n > 1:
+        a = fns[p](kind, p, buf[0], n, buf[2], st, tab, params[p])
+    if a == LOOKAHEAD:
+        if s.mode == MODE_PROBE and kind != K_SELL:
+            stop_probe(s, kind, p, n, buf[2])
+            return 0
+        s.playout += 1  # nothing to search from here: the strategy answers directly
+        a = fns[p](kind, p, buf[0], n, buf[2], st, tab, params[p])
+        s.playout -= 1
+    if s.mode == MODE_PROBE:
+        if s.prefix_n < PREFIX_MAX:
+            s.prefix[s.prefix_n] = a
+            s.prefix_n += 1
+            s.forced_pos = s.prefix_n
+        else:
+            s.halt = HALT_FULL
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def ask(st, tab, fns, params, log, buf, kind, p, n):
+    """The option the seat picks among buf[0][:n] (the only one, without asking)."""
+    s = st[0]
+    i = answer(st, tab, fns, params, buf, kind, p, n)
+    if i < 0 or i >= n:
+        s.error |= ERR_BAD_CHOICE
+        i = 0
+    v = buf[0][i]
     log_entry(s, log, kind, p, v)
     return v
 
@@ -753,6 +787,7 @@ def take_turn(st, tab, fns, params, log, buf, seat, v):
 
 @njit(cache=True, _nrt=False)
 def action_phase(st, tab, fns, params, log, buf):
+    """The game's action phase: each turn is planned first (plan_turn), then played."""
     s = st[0]
     seat = next_to_place(s, s.start_player)
     while seat >= 0:
@@ -760,35 +795,19 @@ def action_phase(st, tab, fns, params, log, buf):
         if n == 0:
             s.stuck[seat] = 1
         else:
-            take_turn(st, tab, fns, params, log, buf, seat, ask_placement(st, tab, fns, params, log, buf, seat, n))
+            if n > 1:
+                plan_turn(st, tab, fns, params, log, buf, seat, n)
+            take_turn(st, tab, fns, params, log, buf, seat, ask(st, tab, fns, params, log, buf, K_PLACE, seat, n))
+            s.prefix_n = s.forced_pos = 0
         seat = next_to_place(s, (seat + 1) % s.n)
 
 
 @njit(cache=True, _nrt=False)
-def ask_placement(st, tab, fns, params, log, buf, p, n):
-    """ask() for a placement, where the strategy may answer LOOKAHEAD."""
-    s = st[0]
-    i = 0
-    if n > 1:
-        i = fns[p](K_PLACE, p, buf[0], n, buf[2], st, tab, params[p])
-        if i == LOOKAHEAD:
-            i = lookahead(st, tab, fns, params, log, buf, p, n)
-        if i < 0 or i >= n:
-            s.error |= ERR_BAD_CHOICE
-            i = 0
-    v = buf[0][i]
-    log_entry(s, log, K_PLACE, p, v)
-    return v
-
-
-# ---------------------------------------------------------------------------- lookahead playouts
-
-@njit(cache=True, _nrt=False)
-def playout_actions(st, tab, fns, params, log, buf, seat):
-    """The action phase from ``seat`` on, without lookahead (a playout never nests another)."""
+def run_actions(st, tab, fns, params, log, buf, seat):
+    """The action phase from ``seat`` on, unplanned: what playouts and probes play."""
     s = st[0]
     seat = next_to_place(s, seat)
-    while seat >= 0:
+    while seat >= 0 and not s.halt:
         n = placement_options(s, tab, seat, buf[0], buf[1])
         if n == 0:
             s.stuck[seat] = 1
@@ -797,77 +816,112 @@ def playout_actions(st, tab, fns, params, log, buf, seat):
         seat = next_to_place(s, (seat + 1) % s.n)
 
 
+# ---------------------------------------------------------------------------- lookahead
+#
+# A strategy may answer LOOKAHEAD instead of an index (strategies/README.md). For a placement the
+# kernel then plays every candidate to the end of the game on the scratch state st[1] and keeps
+# the best (best_candidate). Within a turn chosen that way, and at every payday once a game has
+# used lookahead, the later decisions may be searched too: the state at the start of the turn
+# (or payday) is kept in st[2]; a probe replays the answers chosen so far from there and goes on,
+# the strategy answering as in the game, until it answers LOOKAHEAD or the turn ends; the
+# decision it stopped at is searched by playouts that replay the same answers and then that
+# candidate. The turn is then played in the game with the whole list of answers. Replays use the
+# real deck until the searched decision (everything drawn before it is known by then); from
+# there a playout shuffles the cards still unseen (new_luck), so a search never sees what the
+# player cannot. Nothing here calls back into plan_turn: playouts and probes run unplanned.
+
+CK_TURN, CK_PAYDAY = range(2)  # where a checkpoint was taken
+HALT_SEARCH, HALT_FULL = 1, 2  # why a probe stopped
+
+
 @njit(cache=True, _nrt=False)
-def finish_game(st, tab, fns, params, log, buf, seat):
-    """Plays on from the turn of ``seat`` in the current action phase to the end of the game."""
+def stop_probe(s, kind, p, n, ctx):
+    s.search_kind = kind
+    s.search_seat = p
+    s.search_n = n
+    s.search_k = ctx[CTX_PLAYOUTS]
+    s.search_mask = ctx[CTX_CANDIDATES]
+    s.halt = HALT_SEARCH
+
+
+@njit(cache=True, _nrt=False)
+def new_luck(s):
+    """A playout's own future: the unseen deck reshuffled and fresh generators, from s.luck. In
+    solo the set-aside card B stays on top until it is drawn: the player knows it is there."""
+    known_top = 1 if s.n == 1 and s.deck_n == s.deck_start_n else 0
+    s.rng = s.luck
+    for q in range(s.n):
+        s.srng[q] = mix64(s.luck ^ (GOLDEN * np.uint64(q + 7)))
+    shuffle_deck(s, s.deck_n - known_top)
+
+
+@njit(cache=True, _nrt=False)
+def from_checkpoint(st, mode, extra):
+    """st[1] set to the checkpoint st[2] replaying the game's answers so far, then ``extra``
+    (when >= 0), in the given mode."""
     s = st[0]
-    playout_actions(st, tab, fns, params, log, buf, seat)
+    st[1] = st[2]
+    c = st[1]
+    for i in range(s.prefix_n):
+        c.prefix[i] = s.prefix[i]
+    c.prefix_n = s.prefix_n
+    if extra >= 0:
+        c.prefix[c.prefix_n] = extra
+        c.prefix_n += 1
+    c.forced_pos = 0
+    c.mode = mode
+    c.playout = 1 if mode == MODE_PLAYOUT else 0
+    c.halt = 0
+
+
+@njit(cache=True, _nrt=False)
+def resume(st, tab, fns, params, log, buf, ck, seat):
+    """Plays from a checkpoint of kind ``ck`` (a turn of ``seat``, or a payday) to the game's end."""
+    s = st[0]
+    if ck == CK_TURN:
+        run_actions(st, tab, fns, params, log, buf, seat)
     payday(st, tab, fns, params, log, buf)
     for rnd in range(s.round + 1, tab[R, R_ROUNDS] + 1):
         s.round = rnd
         start_round(s, tab)
-        playout_actions(st, tab, fns, params, log, buf, s.start_player)
+        run_actions(st, tab, fns, params, log, buf, s.start_player)
         payday(st, tab, fns, params, log, buf)
 
 
 @njit(cache=True, _nrt=False)
-def playout_value(s, tab, p, out, goal_bonus):
-    """What a finished playout is worth to seat p: its score, plus ``goal_bonus`` if it reaches
-    the solo target, less the best opponent's score."""
+def playout_value(s, tab, p, out):
+    """What a finished playout is worth to seat p: its score, less the best opponent's."""
     score(s, tab, p, out)
     value = out[F_SCORE]
-    if s.n == 1 and value >= tab[R, R_SOLO_TARGET]:
-        value += goal_bonus
+    if s.n == 1:
+        return value
     best_other = -(1 << 30)
     for q in range(s.n):
         if q != p:
             score(s, tab, q, out)
             best_other = max(best_other, out[F_SCORE])
-    return value - best_other if s.n > 1 else value
+    return value - best_other
 
 
 @njit(cache=True, _nrt=False)
-def playout(st, tab, fns, params, buf, log, p, v, seed, j, known_top, out, goal_bonus):
-    """Playout j of placement v: the game copied to st[1], the unseen deck shuffled by the j-th
-    shuffle, placement v made and the game played to its end by every seat's own strategy."""
-    s = st[0]
-    scratch = st[1:2]
-    c = scratch[0]
-    sbuf = buf[3:6]
-    scratch[0] = s
-    c.playout = 1
-    c.rng = mix64(seed + GOLDEN * np.uint64(j + 1))
-    for q in range(c.n):
-        c.srng[q] = mix64(c.rng ^ (GOLDEN * np.uint64(q + 7)))
-    shuffle_deck(c, c.deck_n - known_top)
-    take_turn(scratch, tab, fns, params, log, sbuf, p, v)
-    finish_game(scratch, tab, fns, params, log, sbuf, (p + 1) % c.n)
-    return playout_value(c, tab, p, out, goal_bonus)
+def playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck):
+    """Seat p's value of one playout from the checkpoint with answer j to the searched decision."""
+    from_checkpoint(st, MODE_PLAYOUT, j)
+    c = st[1]
+    c.luck = luck
+    resume(st[1:2], tab, fns, params, log, buf[3:6], ck, seat)
+    return playout_value(c, tab, p, buf[9])
 
 
 @njit(cache=True, _nrt=False)
-def lookahead(st, tab, fns, params, log, buf, p, n):
-    """The placement among buf[0][:n] with the best mean playout value for seat p.
-
-    A playout is worth its final score (see playout_value; ctx[CTX_GOAL_BONUS] is added when a
-    solo playout reaches the target). The candidates (every option, or those set in the bit mask
-    ctx[CTX_CANDIDATES]) share a
-    budget of ctx[CTX_PLAYOUTS] playouts per candidate, spent by sequential halving (Karnin,
-    Koren and Somekh 2013): in each of ceil(log2 m) rounds every surviving candidate gets an equal
-    share of the round's budget, and the better half by mean value goes on. A playout is the game
-    played to its end on the scratch state st[1] by every seat's own strategy, with ``playout``
-    set. The cards still in the deck are shuffled anew for each playout, so a playout knows what a
-    player knows (the deck's contents, not its order); playout j of every candidate uses the same
-    shuffle, so candidates are compared on the same luck.
-    """
+def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, k, mask):
+    """The answer among 0..n-1 (those in the bit mask ``mask``, or all when it is 0) with the best
+    mean playout value for seat p, with a budget of k playouts per candidate spent by sequential
+    halving (Karnin, Koren and Somekh 2013): in each of ceil(log2 m) rounds every surviving
+    candidate gets an equal share of the round's budget, and the better half by mean goes on.
+    Playout j of every candidate uses the same shuffle, so candidates meet the same luck."""
     s = st[0]
-    ctx = buf[2]
-    k = ctx[CTX_PLAYOUTS]
-    mask = ctx[CTX_CANDIDATES]
-    goal_bonus = ctx[CTX_GOAL_BONUS]
-    if st.shape[0] < 2 or buf.shape[0] < LOOKAHEAD_ROWS or k <= 0:
-        return 0
-    alive = buf[6]  # 1 while option i is a candidate
+    alive = buf[6]  # 1 while answer i is a candidate
     done = buf[7]  # its playouts so far
     total = buf[8]  # the sum of their values
     m = 0
@@ -876,27 +930,24 @@ def lookahead(st, tab, fns, params, log, buf, p, n):
         done[i] = 0
         total[i] = 0
         m += alive[i]
-    if m == 0:
+    if m == 0 or k <= 0:
         return 0
     steps = 0
     while (1 << steps) < m:
         steps += 1
     budget = k * m
-    known_top = 1 if s.n == 1 and s.deck_n == s.deck_start_n else 0
-    seed = mix64(s.srng[p] ^ (GOLDEN * np.uint64(s.round * 64 + s.placed[p] + 1)))
-    out = buf[9]
-    best_i = 0
+    seed = mix64(s.rng ^ s.srng[p] ^ (GOLDEN * np.uint64(s.round * 4096 + s.placed[p] * 128 + s.prefix_n + 1)))
     while True:
         share = max(1, budget // (m * max(steps, 1)))
         for i in range(n):
             if alive[i]:
                 for _ in range(share):
-                    total[i] += playout(st, tab, fns, params, buf, log[:0], p, buf[0][i], seed,
-                                        done[i], known_top, out, goal_bonus)
+                    luck = mix64(seed + GOLDEN * np.uint64(done[i] + 1))
+                    total[i] += playout(st, tab, fns, params, log, buf, ck, seat, p, i, luck)
                     done[i] += 1
-        best_i = best_mean(alive, done, total, n)
+        best = best_mean(alive, done, total, n)
         if m <= 1 or steps <= 1:
-            return best_i
+            return best
         keep = (m + 1) // 2
         for _ in range(m - keep):
             alive[worst_mean(alive, done, total, n)] = 0
@@ -920,6 +971,80 @@ def worst_mean(alive, done, total, n):
         if alive[i] and (worst < 0 or total[i] * done[worst] <= total[worst] * done[i]):
             worst = i
     return worst
+
+
+@njit(cache=True, _nrt=False)
+def probe(st, tab, fns, params, log, buf, ck, seat):
+    """Replays the turn (or payday) from the checkpoint with the answers chosen so far and goes on
+    as the game would; appends the answers it meets to the game's list. True if it stopped at a
+    decision to search (its kind, seat and budget are in st[1].search_*)."""
+    s = st[0]
+    from_checkpoint(st, MODE_PROBE, -1)
+    scratch = st[1:2]
+    c = st[1]
+    sbuf = buf[3:6]
+    if ck == CK_TURN:
+        n = placement_options(c, tab, seat, sbuf[0], sbuf[1])
+        take_turn(scratch, tab, fns, params, log, sbuf, seat, ask(scratch, tab, fns, params, log, sbuf, K_PLACE, seat, n))
+    else:
+        payday(scratch, tab, fns, params, log, sbuf)
+    for i in range(s.prefix_n, c.prefix_n):
+        s.prefix[i] = c.prefix[i]
+    s.prefix_n = c.prefix_n
+    return c.halt == HALT_SEARCH
+
+
+@njit(cache=True, _nrt=False)
+def plan_answers(st, tab, fns, params, log, buf, ck, seat):
+    """Fills the game's answer list for the turn (or payday) from the checkpoint: probe, search
+    the decision the probe stopped at, add the best answer, and again until none is left."""
+    s = st[0]
+    c = st[1]
+    while s.prefix_n < PREFIX_MAX:
+        if not probe(st, tab, fns, params, log, buf, ck, seat):
+            if c.halt == 0:  # the strategies' generators as if they had answered in the game
+                for q in range(s.n):
+                    s.srng[q] = c.srng[q]
+            return
+        j = best_candidate(st, tab, fns, params, log, buf, ck, seat, c.search_seat, c.search_n,
+                           c.search_k, c.search_mask)
+        s.prefix[s.prefix_n] = j
+        s.prefix_n += 1
+
+
+@njit(cache=True, _nrt=False)
+def plan_turn(st, tab, fns, params, log, buf, p, n):
+    """Seat p's placement answer (and, after a LOOKAHEAD, the whole turn's) put on the game's
+    answer list, which the turn then replays."""
+    s = st[0]
+    s.prefix_n = s.forced_pos = 0
+    a = fns[p](K_PLACE, p, buf[0], n, buf[2], st, tab, params[p])
+    if a != LOOKAHEAD or st.shape[0] < 3:
+        if a == LOOKAHEAD:
+            s.playout += 1
+            a = fns[p](K_PLACE, p, buf[0], n, buf[2], st, tab, params[p])
+            s.playout -= 1
+        s.prefix[0] = a
+        s.prefix_n = 1
+        return
+    s.lookahead_on = 1
+    st[2] = st[0]
+    s.prefix[0] = best_candidate(st, tab, fns, params, log[:0], buf, CK_TURN, p, p, n,
+                                 buf[2][CTX_PLAYOUTS], buf[2][CTX_CANDIDATES])
+    s.prefix_n = 1
+    plan_answers(st, tab, fns, params, log[:0], buf, CK_TURN, p)
+
+
+@njit(cache=True, _nrt=False)
+def planned_payday(st, tab, fns, params, log, buf):
+    """The game's payday; once the game has used lookahead its decisions may be searched too."""
+    s = st[0]
+    s.prefix_n = s.forced_pos = 0
+    if s.lookahead_on and st.shape[0] >= 3:
+        st[2] = st[0]
+        plan_answers(st, tab, fns, params, log[:0], buf, CK_PAYDAY, -1)
+    payday(st, tab, fns, params, log, buf)
+    s.prefix_n = s.forced_pos = 0
 
 
 # ---------------------------------------------------------------------------- payday
@@ -973,7 +1098,7 @@ def pay_wages(st, tab, fns, params, log, buf, p, owed):
             mask = (1 << n) - 1
             if total >= short:
                 buf[2, CTX_SHORT] = short
-                mask = fns[p](K_SELL, p, opts, n, buf[2], st, tab, params[p])
+                mask = answer(st, tab, fns, params, buf, K_SELL, p, n)
                 if not sale_is_legal(s, tab, opts, n, mask, short):
                     s.error |= ERR_BAD_SALE
                     mask = cheapest_sufficient_sale(s, tab, opts, n, short)
@@ -1062,7 +1187,9 @@ def clear_state(s):
     s.round = 0
     s.error = 0
     s.n_log = 0
-    s.playout = 0
+    s.mode = MODE_GAME
+    s.playout = s.halt = s.lookahead_on = 0
+    s.prefix_n = s.forced_pos = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -1257,7 +1384,7 @@ def play_game(st, tab, fns, params, log, buf, seed, n, res, rounds_out):
         s.round = rnd
         start_round(s, tab)
         action_phase(st, tab, fns, params, log, buf)
-        payday(st, tab, fns, params, log, buf)
+        planned_payday(st, tab, fns, params, log, buf)
         for p in range(n):
             row = rounds_out[rnd - 1, p]
             row[RF_MONEY] = s.money[p]

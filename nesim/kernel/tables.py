@@ -32,6 +32,7 @@ MAXBUILDS = 64
 MAXROUNDS = 12
 LOGMAX = 4096
 MAXOPTS = 600
+PREFIX_MAX = 96  # answers a lookahead can replay within one turn or payday
 
 # rows of TAB
 (COST, ASSET, COPIES, AGRI, IND, LOCK, SELLABLE, WORKABLE, NEED, CR_KIND, CR_A, CR_B,
@@ -230,8 +231,13 @@ STATE = np.dtype([
     # deck size right after setup: in solo the set-aside card B lies known on top of the deck
     # until the first draw (a playout must not shuffle it away)
     ("deck_start_n", np.int32),
-    # 1 inside a lookahead playout (see core.lookahead): strategies play their base policy there
-    ("playout", np.int32),
+    # lookahead (see core.plan_turn): what the state is (MODE_*), 1 inside a playout (strategies
+    # answer directly there), the answers recorded or to be replayed since the checkpoint, the
+    # decision a probe stopped at, and the seed of a playout's shuffle
+    ("mode", np.int32), ("playout", np.int32), ("halt", np.int32), ("lookahead_on", np.int32),
+    ("prefix", np.int64, (PREFIX_MAX,)), ("prefix_n", np.int32), ("forced_pos", np.int32),
+    ("search_kind", np.int32), ("search_seat", np.int32), ("search_n", np.int32),
+    ("search_k", np.int64), ("search_mask", np.int64), ("luck", np.uint64),
 ])
 STATE_T = numba.from_dtype(STATE)
 
