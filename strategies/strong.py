@@ -17,10 +17,10 @@ solo game, so cards, actions and VP tokens matter more than in a race against op
 placement is chosen by the kernel's lookahead (``solo_playouts`` playouts per candidate, each
 played to the end of the game by this strategy's one-ply choices, best mean final score wins;
 see strategies/README.md), and so is every build, discard and Design Office pick with two or more
-options (``solo_sub_playouts`` per candidate). With ``solo_playouts=0`` it is chosen by a short plan over the round's
-remaining placements instead: after every placement the newest free card of the row is blocked,
-so taking the newest valuable card first can keep a second one open. Two- to four-player play is
-unchanged by any of this.
+options (``solo_sub_playouts`` per candidate). With ``solo_playouts=0`` it is chosen by a short
+plan over the round's remaining placements instead: after every placement the newest free card
+of the row is blocked, so taking the newest valuable card first can keep a second one open.
+Two- to four-player play is unchanged by any of this.
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
 never by its key, so variants with changed cards play sensibly. The evaluator is self-contained

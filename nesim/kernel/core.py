@@ -797,7 +797,8 @@ def action_phase(st, tab, fns, params, log, buf):
         else:
             if n > 1:
                 plan_turn(st, tab, fns, params, log, buf, seat, n)
-            take_turn(st, tab, fns, params, log, buf, seat, ask(st, tab, fns, params, log, buf, K_PLACE, seat, n))
+            v = ask(st, tab, fns, params, log, buf, K_PLACE, seat, n)
+            take_turn(st, tab, fns, params, log, buf, seat, v)
             s.prefix_n = s.forced_pos = 0
         seat = next_to_place(s, (seat + 1) % s.n)
 
@@ -812,7 +813,8 @@ def run_actions(st, tab, fns, params, log, buf, seat):
         if n == 0:
             s.stuck[seat] = 1
         else:
-            take_turn(st, tab, fns, params, log, buf, seat, ask(st, tab, fns, params, log, buf, K_PLACE, seat, n))
+            v = ask(st, tab, fns, params, log, buf, K_PLACE, seat, n)
+            take_turn(st, tab, fns, params, log, buf, seat, v)
         seat = next_to_place(s, (seat + 1) % s.n)
 
 
@@ -936,7 +938,8 @@ def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, k, mask):
     while (1 << steps) < m:
         steps += 1
     budget = k * m
-    seed = mix64(s.rng ^ s.srng[p] ^ (GOLDEN * np.uint64(s.round * 4096 + s.placed[p] * 128 + s.prefix_n + 1)))
+    where = s.round * 4096 + s.placed[p] * 128 + s.prefix_n + 1  # this decision in the game
+    seed = mix64(s.rng ^ s.srng[p] ^ (GOLDEN * np.uint64(where)))
     while True:
         share = max(1, budget // (m * max(steps, 1)))
         for i in range(n):
@@ -985,7 +988,8 @@ def probe(st, tab, fns, params, log, buf, ck, seat):
     sbuf = buf[3:6]
     if ck == CK_TURN:
         n = placement_options(c, tab, seat, sbuf[0], sbuf[1])
-        take_turn(scratch, tab, fns, params, log, sbuf, seat, ask(scratch, tab, fns, params, log, sbuf, K_PLACE, seat, n))
+        v = ask(scratch, tab, fns, params, log, sbuf, K_PLACE, seat, n)
+        take_turn(scratch, tab, fns, params, log, sbuf, seat, v)
     else:
         payday(scratch, tab, fns, params, log, sbuf)
     for i in range(s.prefix_n, c.prefix_n):
