@@ -669,10 +669,13 @@ def choose(kind, seat, opts, n, ctx, st, tab, params):
         if 3 * w[P_CARD] > 2 * w[P_ITEM] + 2 * (hand_value(s, tab, p, CONS, w) - ITEM_KEEP * w[P_ITEM]):
             return 1
         return 0
-    if s.n == 1 and s.playout == 0:
-        k = params[P_SOLO_PLAYOUTS] if kind == K_PLACE else params[P_SOLO_SUB]
-        if k >= 1 and (kind == K_PLACE or ((kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP)
-                                           and n > 1 and params[P_SOLO_PLAYOUTS] >= 1)):
+    if s.n == 1 and s.playout == 0 and params[P_SOLO_PLAYOUTS] >= 1:
+        k = 0.0
+        if kind == K_PLACE:
+            k = params[P_SOLO_PLAYOUTS]
+        elif (kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP) and n > 1:
+            k = params[P_SOLO_SUB]
+        if k >= 1:
             ctx[CTX_PLAYOUTS] = int(k)
             ctx[CTX_CANDIDATES] = 0
             return LOOKAHEAD

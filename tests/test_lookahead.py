@@ -28,26 +28,6 @@ def first_placement(kind, seat, opts, n, ctx, st, tab, params):
 
 
 @njit(STRATEGY_SIG)
-def first_placement_by_lookahead(kind, seat, opts, n, ctx, st, tab, params):
-    """The same choices, made through a lookahead whose only candidate is the first option."""
-    if kind == K_PLACE and st[0].playout == 0:
-        ctx[CTX_PLAYOUTS] = 3
-        ctx[CTX_CANDIDATES] = 1
-        return LOOKAHEAD
-    return first_placement(kind, seat, opts, n, ctx, st, tab, params)
-
-
-@njit(STRATEGY_SIG)
-def random_with_lookahead(kind, seat, opts, n, ctx, st, tab, params):
-    """Random everywhere, except that outside playouts each placement is chosen by playouts."""
-    if kind == K_PLACE and st[0].playout == 0:
-        ctx[CTX_PLAYOUTS] = int(params[0])
-        ctx[CTX_CANDIDATES] = 0
-        return LOOKAHEAD
-    return random_choose(kind, seat, opts, n, ctx, st, tab, params)
-
-
-@njit(STRATEGY_SIG)
 def first_choices(kind, seat, opts, n, ctx, st, tab, params):
     """Random, except that placements, builds, discards and Design Office take the first option."""
     if kind == K_PLACE or kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP:
@@ -56,29 +36,23 @@ def first_choices(kind, seat, opts, n, ctx, st, tab, params):
 
 
 @njit(STRATEGY_SIG)
-def first_choices_by_lookahead(kind, seat, opts, n, ctx, st, tab, params):
-    """The same choices, each placement, build, discard and keep made through a lookahead whose
-    only candidate is the first option: the turn is probed and replayed decision by decision."""
-    if st[0].playout == 0 and (kind == K_PLACE or kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP):
-        ctx[CTX_PLAYOUTS] = 2
-        ctx[CTX_CANDIDATES] = 1
-        return LOOKAHEAD
-    return first_choices(kind, seat, opts, n, ctx, st, tab, params)
-
-
-@njit(STRATEGY_SIG)
-def random_with_deep_lookahead(kind, seat, opts, n, ctx, st, tab, params):
-    """Random, except that outside playouts placements, builds, discards and keeps are searched."""
-    if st[0].playout == 0 and (kind == K_PLACE or kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP):
+def searching(kind, seat, opts, n, ctx, st, tab, params):
+    """Random, except that outside playouts it answers LOOKAHEAD with params[0] playouts and the
+    candidate mask params[1], to placements and, when params[2] is set, to builds, discards and
+    Design Office picks as well."""
+    searched = kind == K_PLACE or (params[2] > 0 and (kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP))
+    if st[0].playout == 0 and searched:
         ctx[CTX_PLAYOUTS] = int(params[0])
-        ctx[CTX_CANDIDATES] = 0
+        ctx[CTX_CANDIDATES] = int(params[1])
         return LOOKAHEAD
     return random_choose(kind, seat, opts, n, ctx, st, tab, params)
 
 
-def play(game, n, seeds, fn, playouts=4):
+def play(game, n, seeds, fn, playouts=4, only_first=False, deep=False):
+    """Plays with fn at every seat; for ``searching``: its playouts, a lookahead whose only
+    candidate is the first option, and whether decisions within turns are searched too."""
     params = np.zeros((4, 16))
-    params[:, 0] = playouts
+    params[:, :3] = playouts, 1 if only_first else 0, 1 if deep else 0
     return batch.play(data(game), n, np.asarray(seeds, dtype=np.uint64), [fn] * n, params,
                       with_log=True)
 
@@ -88,7 +62,7 @@ def play(game, n, seeds, fn, playouts=4):
 def test_playouts_leave_the_game_untouched(game, n):
     seeds = np.arange(40)
     direct = play(game, n, seeds, first_placement)
-    looked = play(game, n, seeds, first_placement_by_lookahead)
+    looked = play(game, n, seeds, searching, playouts=3, only_first=True)
     assert not looked.games[:, 3].any()
     np.testing.assert_array_equal(direct.players, looked.players)
     np.testing.assert_array_equal(direct.rounds, looked.rounds)
@@ -102,7 +76,7 @@ def test_searching_decisions_within_a_turn_leaves_the_game_untouched(game, n):
     answer at a time, must give the very game of answering directly."""
     seeds = np.arange(30)
     direct = play(game, n, seeds, first_choices)
-    looked = play(game, n, seeds, first_choices_by_lookahead)
+    looked = play(game, n, seeds, searching, playouts=2, only_first=True, deep=True)
     assert not looked.games[:, 3].any()
     np.testing.assert_array_equal(direct.players, looked.players)
     np.testing.assert_array_equal(direct.logs, looked.logs)
@@ -110,8 +84,8 @@ def test_searching_decisions_within_a_turn_leaves_the_game_untouched(game, n):
 
 def test_searching_builds_and_discards_beats_searching_placements_alone():
     seeds = np.arange(30)
-    placements = play("progress", 1, seeds, random_with_lookahead, playouts=4).field(core.F_SCORE).mean()
-    deep = play("progress", 1, seeds, random_with_deep_lookahead, playouts=4).field(core.F_SCORE).mean()
+    placements = play("progress", 1, seeds, searching, playouts=4).field(core.F_SCORE).mean()
+    deep = play("progress", 1, seeds, searching, playouts=4, deep=True).field(core.F_SCORE).mean()
     assert deep > placements + 10
 
 
@@ -121,14 +95,14 @@ def test_lookahead_chooses_by_playout_value(game):
     playouts, even playouts of random play, avoids most of that."""
     seeds = np.arange(30)
     base = play(game, 1, seeds, random_choose).field(core.F_SCORE).mean()
-    few = play(game, 1, seeds, random_with_lookahead, playouts=1).field(core.F_SCORE).mean()
-    more = play(game, 1, seeds, random_with_lookahead, playouts=8).field(core.F_SCORE).mean()
+    few = play(game, 1, seeds, searching, playouts=1).field(core.F_SCORE).mean()
+    more = play(game, 1, seeds, searching, playouts=8).field(core.F_SCORE).mean()
     assert few > base + 30
     assert more > few + 10
 
 
 def test_lookahead_games_replay_in_the_reference_engine():
-    res = play("mecenat", 2, np.arange(6), random_with_lookahead, playouts=2)
+    res = play("mecenat", 2, np.arange(6), searching, playouts=2)
     assert not res.games[:, 3].any()
     for g in range(6):
         final = replay(data("mecenat"), res.decision_log(g))
@@ -137,7 +111,7 @@ def test_lookahead_games_replay_in_the_reference_engine():
 
 
 def test_lookahead_is_reproducible():
-    a = play("progress", 1, np.arange(10), random_with_lookahead, playouts=3)
-    b = play("progress", 1, np.arange(10), random_with_lookahead, playouts=3)
+    a = play("progress", 1, np.arange(10), searching, playouts=3)
+    b = play("progress", 1, np.arange(10), searching, playouts=3)
     np.testing.assert_array_equal(a.players, b.players)
     np.testing.assert_array_equal(a.logs, b.logs)

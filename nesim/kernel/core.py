@@ -264,11 +264,9 @@ def answer(st, tab, fns, params, buf, kind, p, n):
         a = fns[p](kind, p, buf[0], n, buf[2], st, tab, params[p])
     if a == LOOKAHEAD:
         if s.mode == MODE_PROBE and kind != K_SELL:
-            stop_probe(s, kind, p, n, buf[2])
+            stop_probe(s, p, n, buf[2])
             return 0
-        s.playout += 1  # nothing to search from here: the strategy answers directly
-        a = fns[p](kind, p, buf[0], n, buf[2], st, tab, params[p])
-        s.playout -= 1
+        a = direct_answer(st, tab, fns, params, buf, kind, p, n)
     if s.mode == MODE_PROBE:
         if s.prefix_n < PREFIX_MAX:
             s.prefix[s.prefix_n] = a
@@ -276,6 +274,16 @@ def answer(st, tab, fns, params, buf, kind, p, n):
             s.forced_pos = s.prefix_n
         else:
             s.halt = HALT_FULL
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def direct_answer(st, tab, fns, params, buf, kind, p, n):
+    """The strategy asked again with ``playout`` set, where a LOOKAHEAD cannot be searched."""
+    s = st[0]
+    s.playout += 1
+    a = fns[p](kind, p, buf[0], n, buf[2], st, tab, params[p])
+    s.playout -= 1
     return a
 
 
@@ -837,8 +845,7 @@ HALT_SEARCH, HALT_FULL = 1, 2  # why a probe stopped
 
 
 @njit(cache=True, _nrt=False)
-def stop_probe(s, kind, p, n, ctx):
-    s.search_kind = kind
+def stop_probe(s, p, n, ctx):
     s.search_seat = p
     s.search_n = n
     s.search_k = ctx[CTX_PLAYOUTS]
@@ -1019,15 +1026,13 @@ def plan_answers(st, tab, fns, params, log, buf, ck, seat):
 @njit(cache=True, _nrt=False)
 def plan_turn(st, tab, fns, params, log, buf, p, n):
     """Seat p's placement answer (and, after a LOOKAHEAD, the whole turn's) put on the game's
-    answer list, which the turn then replays."""
+    answer list, which the turn then replays. The list is empty here: every turn and payday of
+    the game empties it when done."""
     s = st[0]
-    s.prefix_n = s.forced_pos = 0
     a = fns[p](K_PLACE, p, buf[0], n, buf[2], st, tab, params[p])
-    if a != LOOKAHEAD or st.shape[0] < 3:
+    if a != LOOKAHEAD or st.shape[0] < LOOKAHEAD_STATES:
         if a == LOOKAHEAD:
-            s.playout += 1
-            a = fns[p](K_PLACE, p, buf[0], n, buf[2], st, tab, params[p])
-            s.playout -= 1
+            a = direct_answer(st, tab, fns, params, buf, K_PLACE, p, n)
         s.prefix[0] = a
         s.prefix_n = 1
         return
@@ -1043,8 +1048,7 @@ def plan_turn(st, tab, fns, params, log, buf, p, n):
 def planned_payday(st, tab, fns, params, log, buf):
     """The game's payday; once the game has used lookahead its decisions may be searched too."""
     s = st[0]
-    s.prefix_n = s.forced_pos = 0
-    if s.lookahead_on and st.shape[0] >= 3:
+    if s.lookahead_on and st.shape[0] >= LOOKAHEAD_STATES:
         st[2] = st[0]
         plan_answers(st, tab, fns, params, log[:0], buf, CK_PAYDAY, -1)
     payday(st, tab, fns, params, log, buf)

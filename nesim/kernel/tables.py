@@ -236,7 +236,7 @@ STATE = np.dtype([
     # decision a probe stopped at, and the seed of a playout's shuffle
     ("mode", np.int32), ("playout", np.int32), ("halt", np.int32), ("lookahead_on", np.int32),
     ("prefix", np.int64, (PREFIX_MAX,)), ("prefix_n", np.int32), ("forced_pos", np.int32),
-    ("search_kind", np.int32), ("search_seat", np.int32), ("search_n", np.int32),
+    ("search_seat", np.int32), ("search_n", np.int32),
     ("search_k", np.int64), ("search_mask", np.int64), ("luck", np.uint64),
 ])
 STATE_T = numba.from_dtype(STATE)
