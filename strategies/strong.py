@@ -134,6 +134,14 @@ def owns_effect(s, tab, p, effect):
 
 
 @njit(cache=True)
+def owns_bonus_building(s, tab, p):
+    for b in range(tab[R, R_NTYPES]):
+        if s.bld[p, b] and tab[END_KIND, b]:
+            return True
+    return False
+
+
+@njit(cache=True)
 def count_end_kind(s, tab, p, kind, in_hand):
     k = 0
     for b in range(tab[R, R_NTYPES]):
@@ -284,8 +292,20 @@ def cards_value(s, tab, p, k, per):
 
 
 @njit(cache=True)
-def discard_cost(s, tab, p, k, w):
-    """What discarding k cards costs: the k lowest keep values in hand."""
+def keep_values(s, tab, p, w):
+    """hand_value of every kind of card in hand (index ntypes: the consumer item), 0 elsewhere."""
+    ntypes = tab[R, R_NTYPES]
+    keep = np.zeros(ntypes + 1)
+    for c in range(ntypes + 1):
+        cid = CONS if c == ntypes else c
+        if s.hand[p, cid]:
+            keep[c] = hand_value(s, tab, p, cid, w)
+    return keep
+
+
+@njit(cache=True)
+def discard_cost(s, tab, p, k, keep):
+    """What discarding k cards costs: the k lowest keep values in hand (``keep_values``)."""
     if k <= 0:
         return 0.0
     total = 0.0
@@ -296,11 +316,9 @@ def discard_cost(s, tab, p, k, w):
         best_v = 1e18
         for c in range(ntypes + 1):
             cid = CONS if c == ntypes else c
-            if s.hand[p, cid] > taken[cid]:
-                v = hand_value(s, tab, p, cid, w)
-                if v < best_v:
-                    best_v = v
-                    best = cid
+            if s.hand[p, cid] > taken[cid] and keep[c] < best_v:
+                best_v = keep[c]
+                best = cid
         if best < 0:
             break
         taken[best] += 1
@@ -444,7 +462,9 @@ def build_value(s, tab, p, b, cost, w):
     """Points from constructing ``b`` for ``cost`` discards."""
     rl = rounds_left(s, tab)
     now, est = own_bonus(s, tab, p, b)
-    others = bonus_total(s, tab, p, b, -1) - bonus_total(s, tab, p, -1, -1) - now
+    others = 0.0  # what b adds to the bonuses of buildings owned (none: no need to count)
+    if owns_bonus_building(s, tab, p):
+        others = bonus_total(s, tab, p, b, -1) - bonus_total(s, tab, p, -1, -1) - now
     v = tab[ASSET, b] + w[P_BONUS] * (others + max(now, est))
     if tab[WORKABLE, b] and rl > 0:
         v += w[P_UTIL] * min(rl, 4) * building_use(s, tab, p, b, w)
@@ -495,14 +515,15 @@ def best_construction(s, tab, p, terms, w):
 
 
 @njit(cache=True)
-def place_gain(s, tab, p, v, w):
+def place_gain(s, tab, p, v, w, keep):
+    """What placing on option v brings, in points (``keep``: the hand's keep_values)."""
     card = option_card(s, v)
     e = tab[EFFECT, card]
     if e != E_CONSTRUCT:
         val = basic_gain(s, tab, p, card, w)
         if e == E_DISCARD_MONEY or e == E_DISCARD_DRAW:  # the cards it would really cost
             k = tab[EA, card]
-            val += rough_discard_cost(s, tab, p, k, w) - discard_cost(s, tab, p, k, w)
+            val += rough_discard_cost(s, tab, p, k, w) - discard_cost(s, tab, p, k, keep)
     else:
         terms = tab[EA, card]
         val = w[P_BUILD] + best_construction(s, tab, p, terms, w)
@@ -630,8 +651,9 @@ def solo_placement(s, tab, p, opts, n, w):
     """Solo: the placement that starts the best plan for the round under the blocking rule;
     its own gain breaks ties, so the plan's most valuable step (it changes the state) goes first."""
     gains = np.zeros(n)
+    keep = keep_values(s, tab, p, w)
     for i in range(n):
-        gains[i] = place_gain(s, tab, p, opts[i], w)
+        gains[i] = place_gain(s, tab, p, opts[i], w, keep)
     units = units_left(s, p)
     best = 0
     best_v = -1e18
@@ -685,10 +707,11 @@ def choose(kind, seat, opts, n, ctx, st, tab, params):
     best = 0
     best_v = -1e18
     terms = tab[EA, ctx[CTX_WORKPLACE]] if kind == K_BUILD else 0
+    keep = keep_values(s, tab, p, w) if kind == K_PLACE else np.zeros(1)
     for i in range(n):
         v = opts[i]
         if kind == K_PLACE:
-            val = place_gain(s, tab, p, v, w)
+            val = place_gain(s, tab, p, v, w, keep)
         elif kind == K_BUILD:
             a = v
             b = -1
