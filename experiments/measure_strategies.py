@@ -2,8 +2,11 @@
 
     .venv/bin/python experiments/measure_strategies.py [--solo 10000] [--duel 4000] [name ...]
     .venv/bin/python experiments/measure_strategies.py --matrix 4000
+    .venv/bin/python experiments/measure_strategies.py --solo 10000 --duel 0 --jobs 2 strong
 
-Solo: mean score and clear rate (F_CLEARED) over ``--solo`` games per game. Duels: ``--duel``
+Solo: mean score and clear rate (F_CLEARED) over ``--solo`` games per game, with ``--jobs``
+processes sharing the seeds (the figures do not depend on it; strong's searched solo games run at
+a few a second, so 10,000 of them want both cores). ``--duel 0`` skips the duels. Duels: ``--duel``
 two-player games per pairing, half of them with the seats swapped; the win rate is the share won
 by the named strategy (rank 1 after the tie-break). Seeds are fixed (0.. for solo, 1,000,000.. for
 duels), so the numbers are reproducible.
@@ -20,6 +23,7 @@ import argparse
 import time
 
 import numpy as np
+from joblib import Parallel, delayed
 
 from nesim.cards import load_game
 from nesim.kernel import batch, core
@@ -36,9 +40,21 @@ def play(game: str, specs: list[str], seeds: np.ndarray) -> batch.BatchResult:
     return res
 
 
-def solo(game: str, spec: str, games: int) -> tuple[float, float]:
-    res = play(game, [spec], np.arange(games, dtype=np.uint64))
-    return float(res.field(core.F_SCORE).mean()), float(res.field(core.F_CLEARED).mean())
+def solo_scores(game: str, spec: str, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    res = play(game, [spec], seeds)
+    return res.field(core.F_SCORE)[:, 0], res.field(core.F_CLEARED)[:, 0]
+
+
+def solo(game: str, spec: str, games: int, jobs: int = 1) -> tuple[float, float]:
+    seeds = np.arange(games, dtype=np.uint64)
+    if jobs <= 1:
+        parts = [solo_scores(game, spec, seeds)]
+    else:
+        parts = Parallel(n_jobs=jobs)(delayed(solo_scores)(game, spec, chunk)
+                                      for chunk in np.array_split(seeds, jobs))
+    scores = np.concatenate([p[0] for p in parts])
+    cleared = np.concatenate([p[1] for p in parts])
+    return float(scores.mean()), float(cleared.mean())
 
 
 def duel(game: str, a: str, b: str, games: int) -> tuple[float, float]:
@@ -79,7 +95,8 @@ def print_matrices(names: list[str], games: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--solo", type=int, default=10_000)
-    ap.add_argument("--duel", type=int, default=4_000)
+    ap.add_argument("--duel", type=int, default=4_000, help="two-player games a pairing (0: none)")
+    ap.add_argument("--jobs", type=int, default=1, help="processes for the solo games")
     ap.add_argument("--matrix", type=int, default=0, help="games a cell of the round-robin matrices")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
@@ -92,9 +109,12 @@ def main() -> None:
           f" {'2p score':>8s}")
     for name in names:
         for game in GAMES:
-            score, cleared = solo(game, name, args.solo)
-            w_random, s2 = duel(game, name, "random", args.duel)
-            w_greedy = duel(game, name, "greedy", args.duel)[0] if name != "greedy" else float("nan")
+            score, cleared = solo(game, name, args.solo, args.jobs)
+            w_random = w_greedy = s2 = float("nan")
+            if args.duel:
+                w_random, s2 = duel(game, name, "random", args.duel)
+                if name != "greedy":
+                    w_greedy = duel(game, name, "greedy", args.duel)[0]
             print(f"{name:10s} {game:9s} {score:9.1f} {cleared:6.3f} {w_random:9.3f} {w_greedy:9.3f} {s2:8.1f}",
                   flush=True)
     print(f"({time.time() - t0:.0f} s)")
