@@ -17,7 +17,11 @@ solo game, so cards, actions and VP tokens matter more than in a race against op
 placement is chosen by the kernel's lookahead (``solo_playouts`` playouts per candidate, each
 played to the end of the game by this strategy's one-ply choices, best mean final score wins;
 see strategies/README.md), and so is every build, discard and Design Office pick with two or more
-options (``solo_sub_playouts`` per candidate). With ``solo_playouts=0`` it is chosen by a short
+options (``solo_sub_playouts`` per candidate). Each playout plays with its own weights, every
+continuous weight scaled by a factor drawn in [1 - ``solo_jitter``, 1 + ``solo_jitter``] from the
+playout's seed: a move must then be good against a spread of continuations, not against one
+fixed policy's habits (over 900 Progress games, 0.3 gave 5 points and 7 percentage points of
+clear rate more than 0; Mecenat +3 points over 300; Glory unchanged; 0.5 was worse). With ``solo_playouts=0`` it is chosen by a short
 plan over the round's remaining placements instead: after every placement the newest free card
 of the row is blocked, so taking the newest valuable card first can keep a second one open.
 Two- to four-player play is unchanged by any of this.
@@ -31,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from nesim.kernel.api import STRATEGY_SIG
-from nesim.kernel.core import (CTX_CANDIDATES, CTX_PLAYOUTS, CTX_SHORT,
+from nesim.kernel.core import (CTX_CANDIDATES, CTX_PLAYOUTS, GOLDEN, MODE_PLAYOUT, mix64, CTX_SHORT,
                                CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_PLACE,
                                K_SELL, LOOKAHEAD, OWN, PAIR, bonus, construct_cost,
                                block_newest, construct_payable, current_cost, hand_limit,
@@ -74,9 +78,10 @@ PARAMS = {
     "max_workers": 3.0,  # never hire beyond this many workers
     "solo_playouts": 16.0,  # solo: playouts per candidate placement (0: the round plan alone)
     "solo_sub_playouts": 8.0,  # solo: playouts per candidate for a build, discard or keep
+    "solo_jitter": 0.3,  # solo: share by which each playout's weights may differ from these
 }
 (P_RESERVE, P_BUILD, P_CARD, P_ITEM, P_ACTION, P_HIRE_UNTIL, P_HIRE_BIAS, P_VP, P_BONUS, P_URGENT,
- P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS, P_SOLO_PLAYOUTS, P_SOLO_SUB) = range(16)
+ P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS, P_SOLO_PLAYOUTS, P_SOLO_SUB, P_SOLO_JITTER) = range(17)
 ITEM_KEEP = 0.6  # keep value of a card in hand, as a share of a new one
 KEEP_BUILD = 0.4  # share of the building a card would make, in its keep value
 LIMIT_WASTE = 0.85  # share of a card's value lost when it goes over the hand limit
@@ -680,11 +685,22 @@ def solo_weights(params):
     return w
 
 
+@njit(cache=True)
+def jitter(w, luck, share):
+    """Each continuous weight scaled by a factor in [1 - share, 1 + share] drawn from ``luck``."""
+    for i in range(SOLO_SCALE.shape[0]):
+        if i != P_HIRE_UNTIL and i != P_MAX_WORKERS:
+            u = float(mix64(luck + GOLDEN * np.uint64(i + 1)) >> np.uint64(11)) / 2.0 ** 53  # [0, 1)
+            w[i] *= 1.0 + share * (2.0 * u - 1.0)
+
+
 @njit(STRATEGY_SIG, cache=True)
 def choose(kind, seat, opts, n, ctx, st, tab, params):
     s = st[0]
     p = seat
     w = solo_weights(params) if s.n == 1 else params
+    if s.n == 1 and s.mode == MODE_PLAYOUT and params[P_SOLO_JITTER] > 0:
+        jitter(w, s.luck, params[P_SOLO_JITTER])
     if kind == K_SELL:
         return cheapest_legal_sale(s, tab, opts, n, ctx[CTX_SHORT], sale_loss(s, tab, p, opts, n, w))
     if kind == K_MODE:  # Farm Village: trade 2 items for 3 cards unless the items are wanted

@@ -42,8 +42,9 @@ def test_the_plan_knows_the_newest_free_card_gets_blocked():
 # 38.3 / 58.4 / 19.9, before the solo rules 23.1 / 32.7 / 6.0; the sd of a mean over 1,000 games
 # is about 0.7.
 # With the default lookahead (16 playouts per candidate placement, 8 per candidate build, discard
-# or keep), over 40 games (seeds 0..39): 90.9 / 109.8 / 53.8 (over 4,000 games 83.5 / 110 / 55);
-# searching placements alone gave 65 / 100 / 46 over 100 games. The sd of a mean over 40 games is
+# or keep, weights jittered by 0.3 in each playout), over 40 games (seeds 0..39):
+# 92.6 / 120.1 / 53.1 (without the jitter 90.9 / 109.8 / 53.8, and 83.5 / 110 / 55 over 4,000
+# games); searching placements alone gave 65 / 100 / 46 over 100 games. The sd of a mean over 40 games is
 # about 4 (Progress, Glory) and 6 (Mecenat), so each floor is about 3 sd below and far above the
 # plan alone.
 FLOORS = {
@@ -60,3 +61,47 @@ def test_strong_solo_score(spec, games, game):
     res = batch.play(load_game(game), 1, seeds, [s.choose], param_matrix([s]))
     assert not res.games[:, 3].any()
     assert res.field(core.F_SCORE).mean() > FLOORS[spec, games][game]
+
+
+def test_jitter_scales_each_continuous_weight_within_its_share():
+    w0 = strong.solo_weights(np.array(list(strong.PARAMS.values())))
+    share = 0.3
+    ratios = []
+    for luck in (1, 2, 12345, 2**63 + 7):
+        w = w0.copy()
+        strong.jitter(w, np.uint64(luck), share)
+        ratio = w[:strong.SOLO_SCALE.shape[0]] / w0[:strong.SOLO_SCALE.shape[0]]
+        thresholds = [strong.P_HIRE_UNTIL, strong.P_MAX_WORKERS]
+        assert (ratio[thresholds] == 1.0).all()  # round and worker limits stay as they are
+        assert ((ratio >= 1 - share) & (ratio <= 1 + share)).all()
+        assert (w[strong.SOLO_SCALE.shape[0]:] == w0[strong.SOLO_SCALE.shape[0]:]).all()
+        again = w0.copy()
+        strong.jitter(again, np.uint64(luck), share)
+        assert (again == w).all()  # a playout's weights follow from its seed alone
+        ratios.append(np.delete(ratio, thresholds))
+    ratios = np.array(ratios)
+    assert (np.abs(ratios - 1) > 0.01).mean() > 0.8  # most weights really move
+    assert len({tuple(r) for r in ratios}) == len(ratios)  # every seed its own weights
+    assert ratios.min() < 0.85 and ratios.max() > 1.15  # the whole range is used
+
+
+def play_scores(game, players, spec, seeds):
+    s = resolve(spec)
+    res = batch.play(load_game(game), players, seeds, [s.choose] * players,
+                     param_matrix([s] * players))
+    assert not res.games[:, 3].any()
+    return res.field(core.F_SCORE)
+
+
+@pytest.mark.parametrize("game", ["glory", "mecenat", "progress"])
+def test_jitter_changes_only_the_playouts(game):
+    many = np.arange(300, dtype=np.uint64)
+    # no playouts (the round plan, or 2 players): the same games with any jitter
+    assert (play_scores(game, 1, "strong:solo_playouts=0,solo_jitter=0", many)
+            == play_scores(game, 1, "strong:solo_playouts=0,solo_jitter=0.3", many)).all()
+    assert (play_scores(game, 2, "strong:solo_jitter=0", many)
+            == play_scores(game, 2, "strong:solo_jitter=0.3", many)).all()
+    # with playouts the search sees other continuations, and some game goes another way
+    few = np.arange(4, dtype=np.uint64)
+    assert (play_scores(game, 1, "strong:solo_sub_playouts=0,solo_jitter=0", few)
+            != play_scores(game, 1, "strong:solo_sub_playouts=0,solo_jitter=0.3", few)).any()
