@@ -8,7 +8,9 @@ consumer items by how much room the payday hand limit leaves, VP tokens by the s
 and the cost rules and bonuses they unlock, and workers by the actions left in the game against
 the wages still to pay. Safety rules on top: never hire a worker whose wages this payday cannot be
 met, stop hiring late, hire at once while only the two starting workers are out, and in the last
-round value cards only for what they can still build (so they become money). Discards drop the
+round value cards only for what they can still build (so they become money). A Mechanical Doll
+is worth, on top, the wage-free action it adds in each round left (``doll``: Glory solo +4.6 ±
+1.6 points over 200 games, 2-player Glory against greedy unchanged at 0.77). Discards drop the
 card worth least in hand (consumer items first unless a bonus or workplace wants them); sales
 lose the least in points and in use.
 
@@ -54,7 +56,8 @@ from nesim.kernel.tables import (AGRI, ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIN
                                  E_DRAW_VP, E_FARM_RESORT, E_FARM_VILLAGE, E_FILL_HAND,
                                  E_FISH_FARM, E_HIRE_UPTO, E_IRONWORK, E_ITEMS_VP, E_LOTTERY,
                                  E_MINE, E_MONEY, E_MUSEUM_GLORY, E_QUARRY, E_RELICS_WP, E_SCHOOL,
-                                 E_TAKE_ITEMS, E_TECH_COLLEGE, IND, LOCK, NEED, NT, R,
+                                 E_TAKE_ITEMS, E_TECH_COLLEGE, IND, LOCK, NEED, NT, ONBUILD,
+                                 ONBUILD_DOLL, R,
                                  R_NTYPES, R_ROUNDS, R_UNPAID_PENALTY, R_VP_POINTS, R_VP_SET,
                                  R_WAGES, SELLABLE, WORKABLE)
 
@@ -76,12 +79,14 @@ PARAMS = {
     "spend": 1.0,  # scale on the cards discarded to pay a construction
     "hire_safe": 0.5,  # cost per $ a hire leaves uncovered for the next payday
     "max_workers": 3.0,  # never hire beyond this many workers
+    "doll": 1.0,  # scale on a Mechanical Doll's wage-free action in each later round
     "solo_playouts": 16.0,  # solo: playouts per candidate placement (0: the round plan alone)
     "solo_sub_playouts": 8.0,  # solo: playouts per candidate for a build, discard or keep
     "solo_jitter": 0.3,  # solo: share by which each playout's weights may differ from these
 }
 (P_RESERVE, P_BUILD, P_CARD, P_ITEM, P_ACTION, P_HIRE_UNTIL, P_HIRE_BIAS, P_VP, P_BONUS, P_URGENT,
- P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS, P_SOLO_PLAYOUTS, P_SOLO_SUB, P_SOLO_JITTER) = range(17)
+ P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS, P_DOLL, P_SOLO_PLAYOUTS, P_SOLO_SUB,
+ P_SOLO_JITTER) = range(18)
 ITEM_KEEP = 0.6  # keep value of a card in hand, as a share of a new one
 KEEP_BUILD = 0.4  # share of the building a card would make, in its keep value
 LIMIT_WASTE = 0.85  # share of a card's value lost when it goes over the hand limit
@@ -473,6 +478,8 @@ def build_value(s, tab, p, b, cost, w):
     v = tab[ASSET, b] + w[P_BONUS] * (others + max(now, est))
     if tab[WORKABLE, b] and rl > 0:
         v += w[P_UTIL] * min(rl, 4) * building_use(s, tab, p, b, w)
+    if tab[ONBUILD, b] == ONBUILD_DOLL:  # an extra unit that draws no wages, from this round on
+        v += w[P_DOLL] * w[P_ACTION] * (rl + 0.5)
     items = s.hand[p, CONS]
     from_items = min(items, cost)
     v -= w[P_SPEND] * (from_items * ITEM_KEEP * w[P_ITEM] + (cost - from_items) * ITEM_KEEP * w[P_CARD])

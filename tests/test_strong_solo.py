@@ -105,3 +105,24 @@ def test_jitter_changes_only_the_playouts(game):
     few = np.arange(4, dtype=np.uint64)
     assert (play_scores(game, 1, "strong:solo_sub_playouts=0,solo_jitter=0", few)
             != play_scores(game, 1, "strong:solo_sub_playouts=0,solo_jitter=0.3", few)).any()
+
+
+def test_a_mechanical_doll_is_worth_the_wage_free_actions_it_has_left():
+    data = load_game("glory")
+    tab = build_table(data)
+    keys = [b.key for b in data.buildings]
+    doll, plain = keys.index("mechanical_doll"), keys.index("relics")
+    st = np.zeros(1, dtype=STATE)
+    core.setup(st[0], tab, 2, 7)
+    w = np.array(list(strong.PARAMS.values()))
+    without = w.copy()
+    without[strong.P_DOLL] = 0.0
+    extra = []
+    for rnd in (1, 5, 9):
+        st[0]["round"] = rnd
+        def value(card, weights):
+            return strong.build_value(st[0], tab, 0, card, 3, weights)
+        extra.append(value(doll, w) - value(doll, without))
+        assert value(plain, w) == value(plain, without)  # other buildings are valued as before
+    assert extra[0] > extra[1] > extra[2] > 0  # fewer rounds left, fewer free actions
+    assert extra[0] >= 8 * w[strong.P_ACTION]  # eight later rounds of one more action
