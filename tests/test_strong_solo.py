@@ -117,11 +117,13 @@ def test_a_mechanical_doll_is_worth_the_wage_free_actions_it_has_left():
     w = np.array(list(strong.PARAMS.values()))
     without = w.copy()
     without[strong.P_DOLL] = 0.0
+
+    def value(card, weights):
+        return strong.build_value(st[0], tab, 0, card, 3, weights)
+
     extra = []
     for rnd in (1, 5, 9):
         st[0]["round"] = rnd
-        def value(card, weights):
-            return strong.build_value(st[0], tab, 0, card, 3, weights)
         extra.append(value(doll, w) - value(doll, without))
         assert value(plain, w) == value(plain, without)  # other buildings are valued as before
     assert extra[0] > extra[1] > extra[2] > 0  # fewer rounds left, fewer free actions
