@@ -98,8 +98,11 @@ START = 0.5  # the start player marker
 # coordinate descent on solo games of all three games): cards, later actions and VP tokens are
 # worth more (a third worker in round 1 pays off), while the urgency of the coming wages and a
 # workplace's later use count for less (money taken from the Budget only moves the shortfall to
-# a later payday, and the blocking rule leaves few placements to spare for own buildings)
-SOLO_SCALE = np.array([1.0, 1.0, 1.5, 1.0, 1.5, 1.0, 1.0, 1.5, 1.0, 0.5, 0.5, 1.0, 1.0, 1.0])
+# a later payday, and the blocking rule leaves few placements to spare for own buildings).
+# Cards paid for a construction weigh 0.7 of their keep value: the searched solo game turns
+# cards into buildings more readily (200 games on the same seeds against 1.0: Progress +13.5 ±
+# 2.3 points, Mecenat +3.2 ± 2.5, Glory +3.9 ± 2.0 over 120; 0.5 lost in Mecenat)
+SOLO_SCALE = np.array([1.0, 1.0, 1.5, 1.0, 1.5, 1.0, 1.0, 1.5, 1.0, 0.5, 0.5, 0.7, 1.0, 1.0])
 PLAN_DEPTH = 3  # solo: placements planned ahead within the round (blocking makes order matter)
 PLAN_TIE = 0.15  # solo: share of a placement's own gain that puts the best step of a plan first
 
