@@ -17,7 +17,8 @@ lose the least in points and in use.
 Solo (``s.n == 1``) is played with the weights scaled by ``SOLO_SCALE`` (no money comes into a
 solo game, so cards, actions and VP tokens matter more than in a race against opponents), and each
 placement is chosen by the kernel's lookahead (``solo_playouts`` playouts per candidate, each
-played to the end of the game by this strategy's one-ply choices, best mean final score wins;
+played to the end of the game by this strategy's one-ply choices, best mean final score wins,
+a quarter of the unpaid wages a playout adds forgiven (nesim/kernel/core.py, playout_value);
 see strategies/README.md), and so is every build, discard and Design Office pick with two or more
 options (``solo_sub_playouts`` per candidate). Each playout plays with its own weights, every
 continuous weight scaled by a factor drawn in [1 - ``solo_jitter``, 1 + ``solo_jitter``] from the

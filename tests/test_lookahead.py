@@ -115,3 +115,30 @@ def test_lookahead_is_reproducible():
     b = play("progress", 1, np.arange(10), searching, playouts=3)
     np.testing.assert_array_equal(a.players, b.players)
     np.testing.assert_array_equal(a.logs, b.logs)
+
+
+def finished_game(game, players, unpaid):
+    tab = batch.build_table(data(game))
+    st = np.zeros(1, dtype=batch.STATE)
+    core.setup(st[0], tab, players, 11)
+    st["money"][0, :players] = [7, 3, 0, 0][:players]
+    st["unpaid"][0, :players] = unpaid
+    return st[0], tab
+
+
+@pytest.mark.parametrize("game", ["progress", "glory"])
+def test_a_solo_playout_gives_back_a_quarter_of_the_unpaid_wages_it_adds(game):
+    """The cards held when the search began count in full; those the playout added at 3/4."""
+    out = np.zeros(core.NPF, dtype=np.int32)
+    s, tab = finished_game(game, 1, [5])
+    value = core.playout_value(s, tab, 0, out, 2)
+    assert out[core.F_SCORE] == 7 - 15
+    assert value == 4 * (7 - 15) + 3 * 3  # in quarter points: a quarter of the 3 added cards' 9 back
+    assert core.playout_value(s, tab, 0, out, 5) == 4 * (7 - 15)
+
+
+def test_a_multiplayer_playout_is_worth_the_lead_over_the_best_opponent():
+    out = np.zeros(core.NPF, dtype=np.int32)
+    s, tab = finished_game("progress", 2, [0, 4])
+    assert core.playout_value(s, tab, 0, out, 0) == 7 - (3 - 12)
+    assert core.playout_value(s, tab, 1, out, 0) == (3 - 12) - 7
