@@ -903,7 +903,7 @@ def resume(st, tab, fns, params, log, buf, ck, seat):
 # Unpaid Wage cards it adds: a position with more wages to meet is not blamed for all of the
 # policy's failures. Against none, strong paired on the same seeds: Glory +3.8 +- 1.3 points over
 # 240 games, Mecenat +6.3 +- 2.4 and Progress +0.8 +- 1.6 over 200; giving back 0.8 lost 28 points.
-UNPAID_GIVEN_BACK = 4  # the quarter, as a divisor: solo values are counted in quarter points
+SOLO_QUARTERS = 4  # solo values are in quarter points, so one penalty per added card is a quarter
 
 
 @njit(cache=True, _nrt=False)
@@ -914,7 +914,7 @@ def playout_value(s, tab, p, out, unpaid_before):
     value = out[F_SCORE]
     if s.n == 1:
         added = s.unpaid[p] - unpaid_before
-        return UNPAID_GIVEN_BACK * value + tab[R, R_UNPAID_PENALTY] * added
+        return SOLO_QUARTERS * value + tab[R, R_UNPAID_PENALTY] * added
     best_other = -(1 << 30)
     for q in range(s.n):
         if q != p:
