@@ -19,3 +19,36 @@ def test_experiment_writes_its_page(script, tmp_path):
     page = (tmp_path / f"{script}.html").read_text()
     assert len(re.findall(r'<img alt="[^"]+" src="data:image/png;base64,', page)) == FIGURES[script]
     assert "http://" not in page and "https://" not in page
+
+
+def measure(*args):
+    return subprocess.run([sys.executable, str(ROOT / "experiments" / "measure_strategies.py"), "--duel", "0",
+                           *args], capture_output=True, text=True, timeout=600)
+
+
+def table(out: str) -> dict[str, list[str]]:
+    """The printed rows keyed by game (the strategy's name is the first column)."""
+    return {cols[1]: cols for cols in (line.split() for line in out.splitlines()[1:]) if len(cols) > 2}
+
+
+def test_solo_slices_pool_to_the_figures_of_one_run(tmp_path):
+    """Two saved slices of seeds pool to what one run over all their seeds prints; a slice that
+    repeats seeds is refused rather than counted twice."""
+    for first, n in ((0, 12), (12, 18)):
+        r = measure("--solo", str(n), "--first", str(first), "--save", str(tmp_path), "greedy")
+        assert r.returncode == 0, r.stderr[-2000:]
+    assert len(list(tmp_path.glob("solo-greedy-*.npz"))) == 6  # two slices of three games
+    pooled = measure("--pool", str(tmp_path))
+    assert pooled.returncode == 0, pooled.stderr[-2000:]
+    whole = measure("--solo", "30", "greedy")
+    assert whole.returncode == 0, whole.stderr[-2000:]
+    rows, one = table(pooled.stdout), table(whole.stdout)
+    assert set(rows) == set(one) == {"progress", "mecenat", "glory"}
+    for game in rows:
+        games, seeds, mean, _, clear = rows[game][2:7]
+        assert (games, seeds) == ("30", "0-29")
+        assert (mean, float(clear)) == (one[game][2], float(one[game][3]))
+    again = measure("--solo", "5", "--first", "25", "--save", str(tmp_path), "greedy")
+    assert again.returncode == 0, again.stderr[-2000:]
+    refused = measure("--pool", str(tmp_path))
+    assert refused.returncode == 2 and "share seeds" in refused.stderr
