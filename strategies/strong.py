@@ -40,14 +40,14 @@ here so that it does not depend on the weights and helpers other strategies shar
 import numpy as np
 from numba import njit
 
-from nesim.kernel.api import STRATEGY_SIG
-from nesim.kernel.core import (CTX_CANDIDATES, CTX_PLAYOUTS, GOLDEN, MODE_PLAYOUT, mix64, CTX_SHORT,
-                               CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_PLACE,
-                               K_SELL, LOOKAHEAD, OWN, PAIR, bonus, construct_cost,
-                               block_newest, construct_payable, current_cost, hand_limit,
+from nesim.kernel.api import STRATEGY_SIG, without_spare
+from nesim.kernel.core import (CTX_CANDIDATES, CTX_PLAYOUTS, CTX_SHORT, CTX_WORKPLACE, GOLDEN,
+                               K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_PLACE, K_SELL, LOOKAHEAD,
+                               MODE_PLAYOUT, OWN, PAIR, block_newest, bonus, construct_cost,
+                               construct_payable, current_cost, hand_limit, icon_counts, mix64,
                                option_card, public_open, sale_price, terms_allow, units_left,
                                worker_cap)
-from nesim.kernel.tables import (AGRI, ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_BUILDING_CO,
+from nesim.kernel.tables import (ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_BUILDING_CO,
                                  C_COLONY, C_CONTRACTOR, C_DOUBLE_CITY, C_SKYSCRAPER, C_TEMPLE,
                                  C_WORLDWIDE, EA, EB, EFFECT, END_A, END_AGRI_AND_IND,
                                  END_AGRI_VALUE, END_B, END_DOUBLE_VP, END_EMPTY_HAND, END_FORGIVE,
@@ -60,7 +60,7 @@ from nesim.kernel.tables import (AGRI, ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIN
                                  E_DRAW_VP, E_FARM_RESORT, E_FARM_VILLAGE, E_FILL_HAND,
                                  E_FISH_FARM, E_HIRE_UPTO, E_IRONWORK, E_ITEMS_VP, E_LOTTERY,
                                  E_MINE, E_MONEY, E_MUSEUM_GLORY, E_QUARRY, E_RELICS_WP, E_SCHOOL,
-                                 E_TAKE_ITEMS, E_TECH_COLLEGE, IND, LOCK, NEED, NT, ONBUILD,
+                                 E_TAKE_ITEMS, E_TECH_COLLEGE, NEED, NT, ONBUILD,
                                  ONBUILD_DOLL, R,
                                  R_NTYPES, R_ROUNDS, R_UNPAID_PENALTY, R_VP_POINTS, R_VP_SET,
                                  R_WAGES, SELLABLE, WORKABLE)
@@ -165,25 +165,6 @@ def count_end_kind(s, tab, p, kind, in_hand):
         if tab[END_KIND, b] == kind:
             k += s.bld[p, b] + (s.hand[p, b] if in_hand else 0)
     return k
-
-
-@njit(cache=True)
-def icon_counts(s, tab, p, extra):
-    """(buildings, agriculture, industry, lock, agriculture value, industry value) with ``extra``."""
-    nb = s.bld_n[p] + (1 if extra >= 0 else 0)
-    agri = ind = lock = agri_v = ind_v = 0
-    for b in range(tab[R, R_NTYPES]):
-        k = s.bld[p, b] + (1 if b == extra else 0)
-        if k:
-            if tab[AGRI, b]:
-                agri += k
-                agri_v += k * tab[ASSET, b]
-            if tab[IND, b]:
-                ind += k
-                ind_v += k * tab[ASSET, b]
-            if tab[LOCK, b]:
-                lock += k
-    return nb, agri, ind, lock, agri_v, ind_v
 
 
 @njit(cache=True)
@@ -591,15 +572,7 @@ def cheapest_legal_sale(s, tab, opts, n, short, keep):
             break
         mask |= 1 << pick
         total += sale_price(s, tab, opts[pick])
-    changed = True
-    while changed:
-        changed = False
-        for i in range(n):
-            if (mask >> i) & 1 and total - sale_price(s, tab, opts[i]) >= short:
-                mask &= ~(1 << i)
-                total -= sale_price(s, tab, opts[i])
-                changed = True
-    return mask
+    return without_spare(s, tab, opts, n, mask, total, short)
 
 
 @njit(cache=True)

@@ -19,7 +19,7 @@ __all__ = ["CTX_CANDIDATES", "CTX_PLAYOUTS", "CTX_PURPOSE", "CTX_REMAINING",
            "CTX_SHORT", "CTX_WORKPLACE", "K_BUILD", "K_DISCARD", "K_KEEP", "K_MODE", "K_PLACE",
            "K_SELL", "LOOKAHEAD", "OWN", "PAIR", "P_COST", "P_EFFECT", "P_HAND_LIMIT", "STRATEGY_SIG",
            "STRATEGY_T", "option_card", "random_sale", "sale_is_legal", "sale_price",
-           "strategy_below"]
+           "strategy_below", "without_spare"]
 
 
 @njit(cache=True)
@@ -38,8 +38,15 @@ def random_sale(s, tab, seat, opts, n, short):
                     break
                 pick -= 1
         left -= 1
+    return without_spare(s, tab, opts, n, mask, total, short)
+
+
+@njit(cache=True)
+def without_spare(s, tab, opts, n, mask, total, short):
+    """The sale ``mask`` (worth ``total``) with every building it does not need dropped, so that
+    it is legal: no building left in it could go and the rest still cover ``short``."""
     changed = True
-    while changed:  # drop any building the sale does not need
+    while changed:
         changed = False
         for i in range(n):
             if (mask >> i) & 1 and total - sale_price(s, tab, opts[i]) >= short:

@@ -1322,15 +1322,14 @@ def bonus(kind, a, b, nb, agri, ind, lock, agri_v, ind_v, hand, items, workers, 
 
 
 @njit(cache=True, _nrt=False)
-def score(s, tab, p, out):
-    ntypes = tab[R, R_NTYPES]
-    nb = s.bld_n[p]
+def icon_counts(s, tab, p, extra):
+    """Seat p's (buildings, agriculture, industry, lock, agriculture value, industry value), the
+    counts the end-game bonuses read, with one more building ``extra`` (-1: none)."""
+    nb = s.bld_n[p] + (1 if extra >= 0 else 0)
     agri = ind = lock = agri_v = ind_v = 0
-    building_points = 0
-    for b in range(ntypes):
-        k = s.bld[p, b]
+    for b in range(tab[R, R_NTYPES]):
+        k = s.bld[p, b] + (1 if b == extra else 0)
         if k:
-            building_points += k * tab[ASSET, b]
             if tab[AGRI, b]:
                 agri += k
                 agri_v += k * tab[ASSET, b]
@@ -1339,6 +1338,16 @@ def score(s, tab, p, out):
                 ind_v += k * tab[ASSET, b]
             if tab[LOCK, b]:
                 lock += k
+    return nb, agri, ind, lock, agri_v, ind_v
+
+
+@njit(cache=True, _nrt=False)
+def score(s, tab, p, out):
+    ntypes = tab[R, R_NTYPES]
+    nb, agri, ind, lock, agri_v, ind_v = icon_counts(s, tab, p, -1)
+    building_points = 0
+    for b in range(ntypes):
+        building_points += s.bld[p, b] * tab[ASSET, b]
     bonus_points = 0
     doubled = False
     forgiven = 0
