@@ -174,6 +174,8 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="the first solo seed")
     ap.add_argument("--save", type=Path, help="keep every solo game's result in this folder")
     ap.add_argument("--pool", type=Path, help="print the solo figures of the slices saved here")
+    ap.add_argument("--games", default=",".join(GAMES),
+                    help="comma-separated games to play (default: all three)")
     ap.add_argument("names", nargs="*")
     args = ap.parse_args()
     if args.pool:
@@ -187,11 +189,16 @@ def main() -> None:
         print_matrices(args.names or list(modules()), args.matrix)
         return
     names = args.names or [n for n in modules() if n != "random"]
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        print(f"error: unknown game {unknown[0]!r}; choose from {', '.join(GAMES)}", file=sys.stderr)
+        sys.exit(2)
     t0 = time.time()
     print(f"{'strategy':10s} {'game':9s} {'solo mean':>9s} {'clear':>6s} {'vs random':>9s} {'vs greedy':>9s}"
           f" {'2p score':>8s}")
     for name in names:
-        for game in GAMES:
+        for game in games:
             score, cleared = solo(game, name, args.solo, args.jobs, args.first, args.save)
             w_random = w_greedy = s2 = float("nan")
             if args.duel:

@@ -52,3 +52,15 @@ def test_solo_slices_pool_to_the_figures_of_one_run(tmp_path):
     assert again.returncode == 0, again.stderr[-2000:]
     refused = measure("--pool", str(tmp_path))
     assert refused.returncode == 2 and "share seeds" in refused.stderr
+
+
+def test_games_option_plays_only_the_games_named(tmp_path):
+    """--games limits a slice to the games named (so a slice can be completed game by game); an
+    unknown game is a one-line error with status 2 and writes nothing."""
+    r = measure("--solo", "4", "--games", "glory", "--save", str(tmp_path), "greedy")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert set(table(r.stdout)) == {"glory"}
+    assert [p.name for p in tmp_path.glob("*.npz")] == ["solo-greedy-glory-0-3.npz"]
+    bad = measure("--solo", "4", "--games", "glory,chess", "--save", str(tmp_path / "x"), "greedy")
+    assert bad.returncode == 2 and "chess" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
