@@ -54,19 +54,24 @@ def play(game: str, specs: list[str], seeds: np.ndarray) -> batch.BatchResult:
     return res
 
 
-def solo_scores(game: str, spec: str, seeds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    res = play(game, [spec], seeds)
-    return res.field(core.F_SCORE)[:, 0], res.field(core.F_CLEARED)[:, 0]
+def solo_rows(game: str, spec: str, seeds: np.ndarray) -> np.ndarray:
+    """The result row (core.F_* fields) of every solo game, shape (games, NPF)."""
+    return play(game, [spec], seeds).players[:, 0, :]
+
+
+def solo_players(game: str, spec: str, seeds: np.ndarray, jobs: int = 1) -> np.ndarray:
+    """solo_rows with ``jobs`` processes sharing the seeds (the rows do not depend on it)."""
+    if jobs <= 1:
+        return solo_rows(game, spec, seeds)
+    parts = Parallel(n_jobs=jobs)(delayed(solo_rows)(game, spec, chunk)
+                                  for chunk in np.array_split(seeds, jobs))
+    return np.concatenate(parts)
 
 
 def solo_games(game: str, spec: str, seeds: np.ndarray, jobs: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Every game's score and whether it cleared, with ``jobs`` processes sharing the seeds."""
-    if jobs <= 1:
-        parts = [solo_scores(game, spec, seeds)]
-    else:
-        parts = Parallel(n_jobs=jobs)(delayed(solo_scores)(game, spec, chunk)
-                                      for chunk in np.array_split(seeds, jobs))
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    rows = solo_players(game, spec, seeds, jobs)
+    return rows[:, core.F_SCORE], rows[:, core.F_CLEARED]
 
 
 def solo(game: str, spec: str, games: int, jobs: int = 1, first: int = 0,

@@ -7,7 +7,8 @@ player counts or card sets are not comparable.
 
 Conventions
 - Rates come with Wilson 95% intervals (``lo``/``hi``); differences of rates with Newcombe's
-  hybrid-score interval; differences of means with a normal (Welch) interval.
+  hybrid-score interval; differences of means with a normal (Welch) interval; paired differences
+  (the same seeds played two ways) with Student's t interval.
 - Many comparisons: a two-sided p-value per comparison, Holm-adjusted within a family (one table of
   one (game, n_players) group); ``flag`` is set when the adjusted p-value is below ``alpha``.
 - Strategy ratings are Bradley-Terry strengths on the Elo scale (400/ln 10 per unit of log-strength,
@@ -204,6 +205,26 @@ def mean_diff(m1, se1, m2, se2, z: float = Z95):
     p = np.where(se > 0, p, np.where(d == 0, 1.0, 0.0))
     p = np.where(np.isnan(d), np.nan, p)
     return d, se, d - z * se, d + z * se, p
+
+
+def paired_mean_diff(x, y, z: float | None = None):
+    """Mean of the paired differences x - y (the same games played two ways), with Student's t
+    interval (or a normal one with ``z``) and the two-sided p-value of the paired t-test.
+
+    Pairing removes what both share (in solo, the deck order of each seed), so the interval is
+    far narrower than ``mean_diff`` of the two means would give. Returns (d, se, lo, hi, p)."""
+    d = np.asarray(x, dtype=float) - np.asarray(y, dtype=float)
+    n = d.size
+    if n < 2:
+        raise ValueError("a paired difference needs two or more pairs")
+    mean = float(d.mean())
+    se = float(d.std(ddof=1) / math.sqrt(n))
+    crit = float(sps.t.ppf(0.975, n - 1)) if z is None else z
+    if se > 0:
+        p = float(2 * sps.t.sf(abs(mean / se), n - 1))
+    else:
+        p = 1.0 if mean == 0 else 0.0
+    return mean, se, mean - crit * se, mean + crit * se, p
 
 
 def holm(pvalues) -> np.ndarray:

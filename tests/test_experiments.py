@@ -64,3 +64,37 @@ def test_games_option_plays_only_the_games_named(tmp_path):
     bad = measure("--solo", "4", "--games", "glory,chess", "--save", str(tmp_path / "x"), "greedy")
     assert bad.returncode == 2 and "chess" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "x").exists()
+
+
+def compare(*args):
+    return subprocess.run([sys.executable, str(ROOT / "experiments" / "compare_solo.py"), *args],
+                          capture_output=True, text=True, timeout=600)
+
+
+def differences(out: str) -> dict[str, tuple[float, float, float]]:
+    """'B - A score: d (se s, 95% lo to hi, ...)' lines as {name: (d, lo, hi)}."""
+    found = re.findall(r"B - A (\w+): ([-+\d.]+) \(se [\d.]+, 95% ([-+\d.]+) to ([-+\d.]+),", out)
+    return {name: (float(d), float(lo), float(hi)) for name, d, lo, hi in found}
+
+
+def test_compare_solo_plays_both_specs_on_the_same_seeds():
+    """A spec against itself differs by exactly nothing (the seeds are shared, not drawn anew);
+    random against greedy is far behind, with an interval wholly below zero (B - A, not A - B)."""
+    same = compare("greedy", "greedy", "--solo", "12", "--games", "glory")
+    assert same.returncode == 0, same.stderr[-2000:]
+    assert differences(same.stdout) == {"score": (0.0, 0.0, 0.0), "clear": (0.0, 0.0, 0.0)}
+    worse = compare("greedy", "random", "--solo", "30", "--first", "100", "--games", "progress")
+    assert worse.returncode == 0, worse.stderr[-2000:]
+    assert "seeds 100-129" in worse.stdout
+    d, lo, hi = differences(worse.stdout)["score"]
+    assert d < -50 and lo < d < hi < 0
+
+
+@pytest.mark.parametrize("args, word", [(("greedy", "nosuch"), "nosuch"),
+                                        (("greedy", "greedy:reserve=x"), "reserve"),
+                                        (("greedy", "greedy", "--games", "chess"), "chess"),
+                                        (("greedy", "greedy", "--solo", "1"), "--solo")])
+def test_compare_solo_refuses_bad_arguments_in_one_line(args, word):
+    r = compare(*args)
+    assert r.returncode == 2 and word in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.stdout == ""

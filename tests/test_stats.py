@@ -68,6 +68,19 @@ def test_mean_diff_interval():
     assert float(p) == pytest.approx(2 * (1 - sps.norm.cdf(2.0)))
 
 
+def test_paired_mean_diff_by_hand():
+    # differences 1, 2, 0: mean 1, sample sd 1, se 1/sqrt(3), t(2) critical value 4.3027
+    d, se, lo, hi, p = S.paired_mean_diff([2, 4, 3], [1, 2, 3])
+    assert (d, se) == (pytest.approx(1.0), pytest.approx(1 / np.sqrt(3)))
+    assert (lo, hi) == (pytest.approx(1 - 4.302653 / np.sqrt(3), abs=1e-5),
+                        pytest.approx(1 + 4.302653 / np.sqrt(3), abs=1e-5))
+    assert p == pytest.approx(sps.ttest_rel([2, 4, 3], [1, 2, 3]).pvalue)
+    # a shift shared by every pair cancels: the same games played two ways differ only by it
+    assert S.paired_mean_diff([5, 9, 100], [3, 7, 98])[:2] == (2.0, 0.0)
+    with pytest.raises(ValueError):
+        S.paired_mean_diff([1], [2])
+
+
 def test_compare_rates_flags_only_real_differences():
     df = pd.DataFrame({"game": "progress", "n_players": 2,
                        "variant": ["baseline", "big", "small"], "strategy": "greedy",
