@@ -3,9 +3,9 @@
     .venv/bin/python experiments/compare_solo.py strong strong:bonus=0.75 --games glory --solo 400 --first 5000 --jobs 2
 
 Both specs play the same seeds, so each game's deck order is shared and cancels out of the
-difference: over a few hundred games the paired standard error is a fraction of either mean's (for
-strong in Glory about 1.5 points against 21 for one game's spread). This is how a change to a
-strategy is judged before a long measurement. Per game it prints each spec's mean score, clear rate
+difference: for strong in Glory, 400 paired games give the difference a standard error of about 1
+point, where two unpaired runs of 400 give about 1.5. This is how a change to a strategy is judged
+before a long measurement. Per game it prints each spec's mean score, clear rate
 and score components (building points, end-game bonuses, money, VP-token points, Unpaid Wage
 cards, workers and Mechanical Dolls at the end), then the difference B - A of the score and of the
 clear rate, each with its 95% interval (Student's t on the paired differences, nesim.stats).
