@@ -5,10 +5,10 @@
 Both specs play the same seeds, so each game's deck order is shared and cancels out of the
 difference: for strong in Glory, 400 paired games give the difference a standard error of about 1
 point, where two unpaired runs of 400 give about 1.5. This is how a change to a strategy is judged
-before a long measurement. Per game it prints each spec's mean score, clear rate
-and score components (building points, end-game bonuses, money, VP-token points, Unpaid Wage
-cards, workers and Mechanical Dolls at the end), then the difference B - A of the score and of the
-clear rate, each with its 95% interval (Student's t on the paired differences, nesim.stats).
+before a long measurement. Per game it prints each spec's mean score, clear rate and score
+components (building points, end-game bonuses, money, VP-token points, Unpaid Wage cards, workers
+and Mechanical Dolls at the end), then the difference B - A of the score and of the clear rate,
+each with its 95% interval (Student's t on the paired differences, nesim.stats).
 Nothing is written. A strategy's solo search is slow (strong: 1-2 games a second on a core), so
 keep ``--solo`` in the hundreds and use ``--jobs 2``.
 """
@@ -31,11 +31,6 @@ COLUMNS = (("score", core.F_SCORE, "{:7.1f}"), ("clear", core.F_CLEARED, "{:6.3f
            ("money", core.F_MONEY, "{:6.1f}"), ("vp", core.F_VP_POINTS, "{:6.1f}"),
            ("unpaid", core.F_UNPAID, "{:6.2f}"), ("workers", core.F_WORKERS, "{:7.2f}"),
            ("dolls", core.F_DOLLS, "{:6.2f}"))
-
-
-def compare(game: str, a: str, b: str, seeds: np.ndarray, jobs: int) -> tuple[np.ndarray, np.ndarray]:
-    """Both specs' result rows on the same seeds."""
-    return solo_players(game, a, seeds, jobs), solo_players(game, b, seeds, jobs)
 
 
 def report(game: str, a: str, b: str, seeds: np.ndarray, rows_a: np.ndarray, rows_b: np.ndarray) -> str:
@@ -68,13 +63,15 @@ def main() -> None:
             raise NesimError(f"unknown game {unknown[0]!r}; choose from {', '.join(GAMES)}")
         if args.solo < 2 or args.first < 0:
             raise NesimError("--solo needs at least 2 games and --first a seed of 0 or more")
-        resolve(args.a), resolve(args.b)
+        for spec in (args.a, args.b):
+            resolve(spec)
     except NesimError as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)
     seeds = np.arange(args.first, args.first + args.solo, dtype=np.uint64)
     for game in games:
-        rows_a, rows_b = compare(game, args.a, args.b, seeds, args.jobs)
+        rows_a = solo_players(game, args.a, seeds, args.jobs)
+        rows_b = solo_players(game, args.b, seeds, args.jobs)
         print(report(game, args.a, args.b, seeds, rows_a, rows_b), flush=True)
 
 

@@ -212,7 +212,7 @@ def paired_mean_diff(x, y, z: float | None = None):
     interval (or a normal one with ``z``) and the two-sided p-value of the paired t-test.
 
     Pairing removes what both share (in solo, the deck order of each seed), so the interval is
-    far narrower than ``mean_diff`` of the two means would give. Returns (d, se, lo, hi, p)."""
+    narrower than ``mean_diff`` of the two means would give. Returns (d, se, lo, hi, p)."""
     d = np.asarray(x, dtype=float) - np.asarray(y, dtype=float)
     n = d.size
     if n < 2:
