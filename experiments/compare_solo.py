@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-from measure_strategies import GAMES, solo_players
+from measure_strategies import GAMES, parse_games, solo_players
 from nesim.errors import NesimError
 from nesim.kernel import core
 from nesim.registry import resolve
@@ -56,16 +56,13 @@ def main() -> None:
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all three)")
     ap.add_argument("--jobs", type=int, default=1, help="processes sharing the seeds")
     args = ap.parse_args()
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
     try:
-        unknown = [g for g in games if g not in GAMES]
-        if unknown:
-            raise NesimError(f"unknown game {unknown[0]!r}; choose from {', '.join(GAMES)}")
+        games = parse_games(args.games)
         if args.solo < 2 or args.first < 0:
             raise NesimError("--solo needs at least 2 games and --first a seed of 0 or more")
         for spec in (args.a, args.b):
             resolve(spec)
-    except NesimError as e:
+    except (ValueError, NesimError) as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)
     seeds = np.arange(args.first, args.first + args.solo, dtype=np.uint64)

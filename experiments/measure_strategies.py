@@ -54,6 +54,15 @@ def play(game: str, specs: list[str], seeds: np.ndarray) -> batch.BatchResult:
     return res
 
 
+def parse_games(text: str) -> list[str]:
+    """The games named in a comma-separated list; an unknown one is a ValueError naming it."""
+    games = [g.strip() for g in text.split(",") if g.strip()]
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        raise ValueError(f"unknown game {unknown[0]!r}; choose from {', '.join(GAMES)}")
+    return games
+
+
 def solo_rows(game: str, spec: str, seeds: np.ndarray) -> np.ndarray:
     """The result row (core.F_* fields) of every solo game, shape (games, NPF)."""
     return play(game, [spec], seeds).players[:, 0, :]
@@ -194,10 +203,10 @@ def main() -> None:
         print_matrices(args.names or list(modules()), args.matrix)
         return
     names = args.names or [n for n in modules() if n != "random"]
-    games = [g.strip() for g in args.games.split(",") if g.strip()]
-    unknown = [g for g in games if g not in GAMES]
-    if unknown:
-        print(f"error: unknown game {unknown[0]!r}; choose from {', '.join(GAMES)}", file=sys.stderr)
+    try:
+        games = parse_games(args.games)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
         sys.exit(2)
     t0 = time.time()
     print(f"{'strategy':10s} {'game':9s} {'solo mean':>9s} {'clear':>6s} {'vs random':>9s} {'vs greedy':>9s}"
