@@ -13,8 +13,8 @@ from numba import njit
 
 from harness import data
 from nesim.kernel import batch, core
-from nesim.kernel.api import (CTX_CANDIDATES, CTX_PLAYOUTS, K_BUILD, K_DISCARD, K_KEEP, K_PLACE,
-                              LOOKAHEAD, STRATEGY_SIG)
+from nesim.kernel.api import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, K_BUILD, K_DISCARD, K_KEEP,
+                              K_PLACE, LOOKAHEAD, STRATEGY_SIG)
 from nesim.reference import replay
 from strategies.random import choose as random_choose
 
@@ -142,3 +142,87 @@ def test_a_multiplayer_playout_is_worth_the_lead_over_the_best_opponent():
     s, tab = finished_game("progress", 2, [0, 4])
     assert core.playout_value(s, tab, 0, out, 0) == 7 - (3 - 12)
     assert core.playout_value(s, tab, 1, out, 0) == (3 - 12) - 7
+
+
+# ---------------------------------------------------------------------------- nested playouts
+
+@njit(STRATEGY_SIG)
+def nesting(kind, seat, opts, n, ctx, st, tab, params):
+    """``searching`` that also asks for nested playouts over params[3] rounds."""
+    searched = kind == K_PLACE or (params[2] > 0 and (kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP))
+    if st[0].playout == 0 and searched:
+        ctx[CTX_PLAYOUTS] = int(params[0])
+        ctx[CTX_CANDIDATES] = int(params[1])
+        ctx[CTX_NEST] = int(params[3])
+        return LOOKAHEAD
+    return random_choose(kind, seat, opts, n, ctx, st, tab, params)
+
+
+def play_nested(game, n, seeds, playouts, rounds, only_first=False, deep=False):
+    params = np.zeros((4, 16))
+    params[:, :4] = playouts, 1 if only_first else 0, 1 if deep else 0, rounds
+    return batch.play(data(game), n, np.asarray(seeds, dtype=np.uint64), [nesting] * n, params,
+                      with_log=True)
+
+
+@pytest.mark.parametrize("game", ["progress", "glory"])
+def test_nested_playouts_leave_the_game_untouched(game):
+    seeds = np.arange(8)
+    direct = play(game, 1, seeds, first_choices)
+    nested = play_nested(game, 1, seeds, playouts=1, rounds=9, only_first=True, deep=True)
+    assert not nested.games[:, 3].any()
+    np.testing.assert_array_equal(direct.players, nested.players)
+    np.testing.assert_array_equal(direct.logs, nested.logs)
+
+
+def test_nested_games_replay_in_the_reference_engine():
+    res = play_nested("glory", 1, np.arange(3), playouts=1, rounds=2, deep=True)
+    assert not res.games[:, 3].any()
+    for g in range(3):
+        final = replay(data("glory"), res.decision_log(g))
+        assert final.players[0].money == res.field(core.F_MONEY)[g, 0]
+        assert final.players[0].vp == res.field(core.F_VP_TOKENS)[g, 0]
+
+
+def checkpoint(game, seed):
+    """A solo game at its first placement, kept as the lookahead's checkpoint, with the scratch
+    state, buffers and strategies a playout needs."""
+    tab = batch.build_table(data(game))
+    st = np.zeros(core.LOOKAHEAD_STATES, dtype=batch.STATE)
+    core.setup(st[0], tab, 1, seed)
+    st[0]["round"] = 1
+    core.start_round(st[0], tab)
+    st[2] = st[0]
+    buf = np.zeros((core.LOOKAHEAD_ROWS, batch.MAXOPTS), dtype=np.int64)
+    return st, tab, (random_choose,) * 4, np.zeros((4, 4)), np.zeros(0, dtype=np.int32), buf
+
+
+@pytest.mark.parametrize("game", ["progress", "glory"])
+def test_a_nested_playout_keeps_one_sampled_future_for_every_line(game):
+    """Replaying a playout's whole line as a script must meet the same future and give the same
+    value: the sampled deck begins right after the candidate, however long the script is."""
+    for seed in range(5):
+        st, tab, fns, params, log, buf = checkpoint(game, seed)
+        luck = np.uint64(1000 + seed)
+        first = core.scripted_playout(st, tab, fns, params, log, buf, core.CK_TURN, 0, 0, 0, luck,
+                                      buf[10], 0, 9)
+        line = buf[10].copy()
+        m = core.kept_line(st[1], st["prefix_n"][0] + 1, line, buf[11])
+        assert m > 10
+        again = core.scripted_playout(st, tab, fns, params, log, buf, core.CK_TURN, 0, 0, 0, luck,
+                                      line, m, 9)
+        assert again == first
+        assert st["prefix_n"][1] == m + 1
+
+
+def test_a_nested_playout_is_worth_at_least_its_first_line():
+    better = 0
+    for seed in range(5):
+        st, tab, fns, params, log, buf = checkpoint("glory", seed)
+        luck = np.uint64(77 + seed)
+        first = core.scripted_playout(st, tab, fns, params, log, buf, core.CK_TURN, 0, 0, 0, luck,
+                                      buf[10], 0, 9)
+        best = core.nested_playout(st, tab, fns, params, log, buf, core.CK_TURN, 0, 0, 0, luck, 9)
+        assert best >= first
+        better += best > first + 4 * 20
+    assert better >= 4

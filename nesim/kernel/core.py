@@ -36,7 +36,8 @@ from nesim.kernel.tables import (AGRI, ASSET, CARPENTER, CONS, COPIES, COST, CR_
                                  E_IRONWORK, E_ITEMS_VP, E_LOTTERY, E_MINE, E_MONEY,
                                  E_MUSEUM_GLORY, E_QUARRY, E_RELICS_WP, E_SCHOOL, E_TAKE_ITEMS,
                                  E_TECH_COLLEGE, IND, LOCK, LOGMAX, MAXBUILDS, MAXDECK, MAXOPTS,
-                                 MAXP, MAXPUB, MINE, NEED, NT, PREFIX_MAX, ONBUILD, ONBUILD_DOLL,
+                                 MAXP, MAXPUB, MINE, NEED, NEST_MAX, NT, PREFIX_MAX, ONBUILD,
+                                 ONBUILD_DOLL,
                                  ONBUILD_VP2, ORIG_INITIAL, ORIG_ROUND, ORIG_SOLD, ORIG_SOLO, QUARRY,
                                  R, RELICS_WP, R_CARPENTERS, R_GLORY, R_HAND_LIMIT,
                                  R_ID_BURNT_FIELD, R_ID_COMPANY_HOUSE, R_ID_WAREHOUSE,
@@ -50,12 +51,14 @@ from nesim.kernel.tables import (AGRI, ASSET, CARPENTER, CONS, COPIES, COST, CR_
 K_PLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_SELL, K_SELL_CARD = range(7)
 # purposes of a discard (ctx[0])
 P_COST, P_EFFECT, P_HAND_LIMIT = range(3)
-# ctx layout (CTX_PLAYOUTS and CTX_CANDIDATES are written by a strategy that answers LOOKAHEAD)
-CTX_PURPOSE, CTX_REMAINING, CTX_WORKPLACE, CTX_SHORT, CTX_PLAYOUTS, CTX_CANDIDATES = range(6)
+# ctx layout (CTX_PLAYOUTS, CTX_CANDIDATES and CTX_NEST are written by a strategy that answers
+# LOOKAHEAD)
+(CTX_PURPOSE, CTX_REMAINING, CTX_WORKPLACE, CTX_SHORT, CTX_PLAYOUTS, CTX_CANDIDATES,
+ CTX_NEST) = range(7)
 # An answer that asks the kernel to choose by playouts: each candidate is played to the end of the
 # game about ctx[CTX_PLAYOUTS] times (see plan_turn)
 LOOKAHEAD = -2
-LOOKAHEAD_ROWS = 10  # rows of buf that a lookahead needs
+LOOKAHEAD_ROWS = 12  # rows of buf that a lookahead needs
 LOOKAHEAD_STATES = 3  # records of st: the game, a playout's scratch copy, the checkpoint
 MODE_GAME, MODE_PLAYOUT, MODE_PROBE = range(3)  # what a state is (STATE.mode)
 OWN = MAXPUB  # PLACE value of an own building b is OWN + b
@@ -245,6 +248,13 @@ def log_entry(s, log, kind, seat, value):
     s.n_log += 1
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def nest_options(s, kind, p, n):
+    """The options a nested playout may try at this decision: the searching seat's, except a
+    sale (its answer is a set of buildings, not an index)."""
+    return n if kind != K_SELL and p == s.search_seat and s.round < s.nest_until else 0
+
+
 @njit(cache=True, _nrt=False)
 def answer(st, tab, fns, params, buf, kind, p, n):
     """The raw answer to a decision (an index into buf[0][:n], a bit mask for K_SELL): a recorded
@@ -253,8 +263,10 @@ def answer(st, tab, fns, params, buf, kind, p, n):
     s = st[0]
     if s.forced_pos < s.prefix_n:
         a = s.prefix[s.forced_pos]
+        if s.nest:
+            s.prefix_opts[s.forced_pos] = nest_options(s, kind, p, n)
         s.forced_pos += 1
-        if s.mode == MODE_PLAYOUT and s.forced_pos == s.prefix_n:
+        if s.mode == MODE_PLAYOUT and s.forced_pos == s.luck_at:
             new_luck(s)
         return a
     if s.halt:
@@ -274,6 +286,11 @@ def answer(st, tab, fns, params, buf, kind, p, n):
             s.forced_pos = s.prefix_n
         else:
             s.halt = HALT_FULL
+    elif s.nest and s.prefix_n < NEST_MAX:  # a nested playout keeps every answer it gives
+        s.prefix[s.prefix_n] = a
+        s.prefix_opts[s.prefix_n] = nest_options(s, kind, p, n)
+        s.prefix_n += 1
+        s.forced_pos = s.prefix_n
     return a
 
 
@@ -850,6 +867,7 @@ def stop_probe(s, p, n, ctx):
     s.search_n = n
     s.search_k = ctx[CTX_PLAYOUTS]
     s.search_mask = ctx[CTX_CANDIDATES]
+    s.search_nest = ctx[CTX_NEST]
     s.halt = HALT_SEARCH
 
 
@@ -878,6 +896,8 @@ def from_checkpoint(st, mode, extra):
         c.prefix[c.prefix_n] = extra
         c.prefix_n += 1
     c.forced_pos = 0
+    c.luck_at = c.prefix_n  # a playout's own luck begins after the last answer it replays
+    c.nest = 0
     c.mode = mode
     c.playout = 1 if mode == MODE_PLAYOUT else 0
     c.halt = 0
@@ -934,12 +954,73 @@ def playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck):
 
 
 @njit(cache=True, _nrt=False)
-def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, k, mask):
+def scripted_playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck, script, m, rounds):
+    """A playout with answer j that then replays script[:m] and records every later answer and
+    its number of options in st[1].prefix and prefix_opts. Its luck begins right after j, so
+    every script played from j meets the same unseen deck."""
+    from_checkpoint(st, MODE_PLAYOUT, j)
+    c = st[1]
+    c.luck = luck
+    m = min(m, NEST_MAX - c.prefix_n)
+    for i in range(m):
+        c.prefix[c.prefix_n + i] = script[i]
+    c.prefix_n += m
+    c.nest = 1
+    c.search_seat = p
+    c.nest_until = st[0].round + rounds
+    resume(st[1:2], tab, fns, params, log, buf[3:6], ck, seat)
+    return playout_value(c, tab, p, buf[9], c.unpaid[p])  # the line is searched: no give-back
+
+
+@njit(cache=True, _nrt=False)
+def kept_line(c, start, seq, opts):
+    """Copies the answers a nested playout gave after its candidate into seq and opts."""
+    m = c.prefix_n - start
+    for i in range(m):
+        seq[i] = c.prefix[start + i]
+        opts[i] = c.prefix_opts[start + i]
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def nested_playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck, rounds):
+    """Seat p's value of answer j in one sampled future, by a nested Monte Carlo search of level
+    1 (Cazenave 2009) over seat p's later decisions: play the policy on, then at each later
+    decision in turn try every other option with the policy after it, and keep the best line
+    found so far. The future is sampled (luck), not the real one, so the search is honest; it
+    values j by what a player who planned well from there would make of it."""
+    s = st[0]
+    seq = buf[10]
+    opts = buf[11]
+    start = s.prefix_n + 1
+    best = scripted_playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck, seq, 0, rounds)
+    m = kept_line(st[1], start, seq, opts)
+    for i in range(m):
+        keep = seq[i]
+        for b in range(opts[i]):
+            if b == keep:
+                continue
+            seq[i] = b
+            v = scripted_playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck, seq, i + 1,
+                                 rounds)
+            if v > best:
+                best = v
+                m = kept_line(st[1], start, seq, opts)
+                keep = b
+            else:
+                seq[i] = keep
+        seq[i] = keep
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, k, mask, nest):
     """The answer among 0..n-1 (those in the bit mask ``mask``, or all when it is 0) with the best
     mean playout value for seat p, with a budget of k playouts per candidate spent by sequential
     halving (Karnin, Koren and Somekh 2013): in each of ceil(log2 m) rounds every surviving
     candidate gets an equal share of the round's budget, and the better half by mean goes on.
-    Playout j of every candidate uses the same shuffle, so candidates meet the same luck."""
+    Playout j of every candidate uses the same shuffle, so candidates meet the same luck. With
+    ``nest`` each playout is a nested one and every candidate gets all k of them."""
     s = st[0]
     alive = buf[6]  # 1 while answer i is a candidate
     done = buf[7]  # its playouts so far
@@ -953,7 +1034,7 @@ def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, k, mask):
     if m == 0 or k <= 0:
         return 0
     steps = 0
-    while (1 << steps) < m:
+    while (1 << steps) < m and not nest:
         steps += 1
     budget = k * m
     where = s.round * 4096 + s.placed[p] * 128 + s.prefix_n + 1  # this decision in the game
@@ -964,7 +1045,11 @@ def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, k, mask):
             if alive[i]:
                 for _ in range(share):
                     luck = mix64(seed + GOLDEN * np.uint64(done[i] + 1))
-                    total[i] += playout(st, tab, fns, params, log, buf, ck, seat, p, i, luck)
+                    if nest:
+                        total[i] += nested_playout(st, tab, fns, params, log, buf, ck, seat, p, i,
+                                                   luck, nest)
+                    else:
+                        total[i] += playout(st, tab, fns, params, log, buf, ck, seat, p, i, luck)
                     done[i] += 1
         best = best_mean(alive, done, total, n)
         if m <= 1 or steps <= 1:
@@ -1029,7 +1114,7 @@ def plan_answers(st, tab, fns, params, log, buf, ck, seat):
                     s.srng[q] = c.srng[q]
             return
         j = best_candidate(st, tab, fns, params, log, buf, ck, seat, c.search_seat, c.search_n,
-                           c.search_k, c.search_mask)
+                           c.search_k, c.search_mask, c.search_nest)
         s.prefix[s.prefix_n] = j
         s.prefix_n += 1
 
@@ -1050,7 +1135,7 @@ def plan_turn(st, tab, fns, params, log, buf, p, n):
     s.lookahead_on = 1
     st[2] = st[0]
     s.prefix[0] = best_candidate(st, tab, fns, params, log[:0], buf, CK_TURN, p, p, n,
-                                 buf[2][CTX_PLAYOUTS], buf[2][CTX_CANDIDATES])
+                                 buf[2][CTX_PLAYOUTS], buf[2][CTX_CANDIDATES], buf[2][CTX_NEST])
     s.prefix_n = 1
     plan_answers(st, tab, fns, params, log[:0], buf, CK_TURN, p)
 

@@ -33,6 +33,7 @@ MAXROUNDS = 12
 LOGMAX = 4096
 MAXOPTS = 600
 PREFIX_MAX = 96  # answers a lookahead can replay within one turn or payday
+NEST_MAX = 512  # answers a nested playout can replay, from a checkpoint to the end of the game
 
 # rows of TAB
 (COST, ASSET, COPIES, AGRI, IND, LOCK, SELLABLE, WORKABLE, NEED, CR_KIND, CR_A, CR_B,
@@ -235,9 +236,14 @@ STATE = np.dtype([
     # answer directly there), the answers recorded or to be replayed since the checkpoint, the
     # decision a probe stopped at, and the seed of a playout's shuffle
     ("mode", np.int32), ("playout", np.int32), ("halt", np.int32), ("lookahead_on", np.int32),
-    ("prefix", np.int64, (PREFIX_MAX,)), ("prefix_n", np.int32), ("forced_pos", np.int32),
+    ("prefix", np.int64, (NEST_MAX,)), ("prefix_n", np.int32), ("forced_pos", np.int32),
+    # nested playouts (core.nested_playout): 1 while the answers are recorded to the game's end,
+    # each one's number of options (0: not to be searched), and where the playout's luck begins
+    ("nest", np.int32), ("prefix_opts", np.int16, (NEST_MAX,)), ("luck_at", np.int32),
+    ("nest_until", np.int32),
     ("search_seat", np.int32), ("search_n", np.int32),
-    ("search_k", np.int64), ("search_mask", np.int64), ("luck", np.uint64),
+    ("search_k", np.int64), ("search_mask", np.int64), ("search_nest", np.int32),
+    ("luck", np.uint64),
 ])
 STATE_T = numba.from_dtype(STATE)
 
