@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,5 +97,36 @@ def test_compare_solo_plays_both_specs_on_the_same_seeds():
                                         (("greedy", "greedy", "--solo", "1"), "--solo")])
 def test_compare_solo_refuses_bad_arguments_in_one_line(args, word):
     r = compare(*args)
+    assert r.returncode == 2 and word in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert r.stdout == ""
+
+
+def clairvoyant():
+    sys.path.insert(0, str(ROOT / "experiments"))
+    import clairvoyant_search
+    return clairvoyant_search
+
+
+def test_clairvoyant_search_keeps_the_best_line_it_finds():
+    """The searched game's answers, replayed, give exactly the score reported; seeing the deck,
+    even a level-1 search lifts strong's one-ply policy by tens of points in Glory."""
+    cs = clairvoyant()
+    policies, searched = [], []
+    for seed in range(4):
+        policy, best, line = cs.search_seed("glory", 1, seed)
+        game = cs.solo_game("glory", seed)
+        scratch = np.zeros(cs.MAXD, np.int64)
+        replayed, k = cs.line_score(game, np.resize(line, cs.MAXD), len(line), scratch, scratch.copy())
+        assert (replayed, k) == (best, len(line))
+        assert best >= policy
+        policies.append(policy)
+        searched.append(best)
+    assert np.mean(searched) > np.mean(policies) + 30
+
+
+@pytest.mark.parametrize("args, word", [(("--game", "chess"), "chess"), (("--level", "5"), "--level")])
+def test_clairvoyant_search_refuses_bad_arguments_in_one_line(args, word):
+    r = subprocess.run([sys.executable, str(ROOT / "experiments" / "clairvoyant_search.py"), *args],
+                       capture_output=True, text=True, timeout=600)
     assert r.returncode == 2 and word in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert r.stdout == ""
