@@ -36,8 +36,8 @@ nested playouts): a candidate is valued by the best line a searching player find
 sampled future, not by where the one-ply policy drifts. ``solo_nest=3,solo_playouts=8,
 solo_sub_playouts=8,solo_jitter=0``, paired with the default on seeds 5000 on: Glory +10.4 ± 2.0
 points and a clear rate of 27.5% against 12.5% (200 games), Progress +16.8 ± 3.5 and 78% against
-65%, Mecenat +18.2 ± 3.8 and 77% against 63% (100 games each); on Glory seeds 0-499, 82.1
-points and 22.4% against 72.7 and 9.6%. It takes six to nine times as long (40 games with two
+65%, Mecenat +18.2 ± 3.8 and 77% against 63% (100 games each); on Glory seeds 0-999, 81.8
+points and 21.5% against 71.9 and 9.0%. It takes six to nine times as long (40 games with two
 processes: Glory 116 s against 18 s, Progress 218 s against 25 s). ``solo_nest=9``, the whole
 game, is as good in Glory over 60 games and slower still.
 It is not the default because strong's 10,000-game figures would have to be measured again.
