@@ -28,6 +28,7 @@ import time
 import numpy as np
 from numba import njit
 
+from measure_strategies import GAMES
 from nesim.cards import load_game
 from nesim.errors import NesimError
 from nesim.kernel import core
@@ -46,15 +47,16 @@ NPARAMS = 32 + 3 * MAXD
 def scripted(kind, seat, opts, n, ctx, st, tab, params):
     """The answers params[SCRIPT:SCRIPT + LEN] to the game's decisions with two or more options,
     in order, then strong's one-ply policy; records each decision's options and answer."""
-    s = st[0]
-    s.playout += 1  # strong answers by its one-ply policy, never by a lookahead
-    a = strong_choose(kind, seat, opts, n, ctx, st, tab, params)
-    s.playout -= 1
-    if kind == K_SELL:
-        return a
     pos = int(params[POS])
-    if pos < params[LEN]:
+    if kind != K_SELL and pos < params[LEN]:
         a = int(params[SCRIPT + pos])
+    else:
+        s = st[0]
+        s.playout += 1  # strong answers by its one-ply policy, never by a lookahead
+        a = strong_choose(kind, seat, opts, n, ctx, st, tab, params)
+        s.playout -= 1
+        if kind == K_SELL:
+            return a
     if pos < MAXD:
         params[OPTIONS + pos] = n
         params[ANSWERS + pos] = a
@@ -87,9 +89,8 @@ def nested_search(game, level, script, m, line, options):
     trial = np.empty(MAXD, np.int64)
     trial_line = np.empty(MAXD, np.int64)
     trial_options = np.empty(MAXD, np.int64)
-    for i in range(m, MAXD):
-        if i >= k:
-            break
+    i = m
+    while i < k:
         for a in range(options[i]):
             if a == line[i]:
                 continue
@@ -100,6 +101,7 @@ def nested_search(game, level, script, m, line, options):
                 best, k = v, k2
                 line[:k] = trial_line[:k]
                 options[:k] = trial_options[:k]
+        i += 1
     return best, k
 
 
@@ -132,8 +134,8 @@ def main() -> None:
     ap.add_argument("--count", type=int, default=10, help="how many seeds")
     args = ap.parse_args()
     try:
-        if args.game not in ("progress", "mecenat", "glory"):
-            raise NesimError(f"unknown game {args.game!r}: progress, mecenat or glory")
+        if args.game not in GAMES:
+            raise NesimError(f"unknown game {args.game!r}; choose from {', '.join(GAMES)}")
         if not 0 <= args.level <= 3 or args.count < 1 or args.first < 0:
             raise NesimError("--level is 0 to 3, --count at least 1 and --first at least 0")
     except NesimError as e:

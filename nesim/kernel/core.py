@@ -1009,7 +1009,6 @@ def nested_playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck, rounds)
                 keep = b
             else:
                 seq[i] = keep
-        seq[i] = keep
     return best
 
 
