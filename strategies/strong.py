@@ -33,14 +33,18 @@ of the row is blocked, so taking the newest valuable card first can keep a secon
 ``solo_nest`` (off by default) makes every playout of that search a nested search of its own
 over this strategy's decisions in the next ``solo_nest`` rounds (see strategies/README.md,
 nested playouts): a candidate is valued by the best line a searching player finds in each
-sampled future, not by where the one-ply policy drifts. ``solo_nest=3,solo_playouts=8,
-solo_sub_playouts=8,solo_jitter=0``, paired with the default on seeds 5000 on: Glory +10.4 ± 2.0
-points and a clear rate of 27.5% against 12.5% (200 games), Progress +16.8 ± 3.5 and 78% against
-65%, Mecenat +18.2 ± 3.8 and 77% against 63% (100 games each); on Glory seeds 0-999, 81.8
-points and 21.5% against 71.9 and 9.0%. It takes six to nine times as long (40 games with two
-processes: Glory 116 s against 18 s, Progress 218 s against 25 s). ``solo_nest=9``, the whole
-game, is as good in Glory over 60 games and slower still.
-It is not the default because strong's 10,000-game figures would have to be measured again.
+sampled future, not by where the one-ply policy drifts. The candidates share their futures by
+sequential halving, so the finalists get most of them. Glory solo with
+``solo_nest=3,solo_sub_playouts=8,solo_jitter=0``, against the default on the same seeds:
+
+- ``solo_playouts=32``, seeds 0-99: 100.2 points, 49% clear (default 69.8, 8%);
+- ``solo_playouts=16``, seeds 0-99: 96.3, 45%; seeds 100-299: 98.0, 44.5% (default 73.3, 8.5%).
+
+They take about 15 and 10 seconds a game with two processes, the default 0.45. Before the
+halving, 8 futures per candidate gave +10.4 ± 2.0 points in Glory (200 games), +16.8 ± 3.5 in
+Progress and +18.2 ± 3.8 in Mecenat (100 games each). ``solo_nest=9``, the whole game, was as
+good in Glory over 60 games and slower still. None of this is the default: at twenty to thirty
+times the time, strong's 10,000-game figures would take days of two cores to measure again.
 Two- to four-player play is unchanged by any of this.
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
