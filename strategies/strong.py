@@ -37,8 +37,8 @@ sampled future, not by where the one-ply policy drifts. The candidates share the
 sequential halving, so the finalists get most of them. Glory solo with
 ``solo_nest=3,solo_sub_playouts=8,solo_jitter=0``, against the default on the same seeds:
 
-- ``solo_playouts=32``, seeds 0-99: 100.2 points, 49% clear (default 69.8, 8%); seeds 100-199:
-  100.1, 47% (default 73.4, 12%; experiments/results/strong-nest-halving-solo-5ed6614);
+- ``solo_playouts=32``, seeds 0-99: 100.2 points, 49% clear (default 69.8, 8%); seeds 100-299:
+  99.5, 47.5% (default 73.3, 8.5%; experiments/results/strong-nest-halving-solo-5ed6614);
 - ``solo_playouts=16``, seeds 0-99: 96.3, 45%; seeds 100-299: 98.0, 44.5% (default 73.3, 8.5%).
 
 They take about 15 and 10 seconds a game with two processes, the default 0.45. Before the
