@@ -990,8 +990,10 @@ def nested_line(st, tab, fns, params, log, buf, ck, seat, p, j, luck, rounds):
     found so far. Returns its value and length; the line itself is left in buf[10] and its
     decisions' option counts in buf[11]. The future is sampled (luck), not the real one, so the
     search is honest: it values j by what a player who planned well from there would make of it.
-    Decisions are taken in order and only later ones change once a line is kept, so every single
-    change to the returned line, the policy playing on after it, was tried and is worth no more."""
+    Decisions are taken in order and only later ones change once a line is kept, so with a policy
+    that draws no random numbers every single change to the returned line, the policy playing on
+    after it, was tried and is worth no more (with one that does, the kept option's continuation
+    drew other numbers than a replay of it would)."""
     s = st[0]
     seq = buf[10]
     opts = buf[11]
