@@ -39,11 +39,14 @@ sequential halving, so the finalists get most of them. Glory solo with
 
 - ``solo_playouts=32``, seeds 0-99: 100.2 points, 49% clear (default 69.8, 8%); seeds 100-299:
   99.5, 47.5% (default 73.3, 8.5%; experiments/results/strong-nest-halving-solo-5ed6614);
-- ``solo_playouts=16``, seeds 0-99: 96.3, 45%; seeds 100-299: 98.0, 44.5% (default 73.3, 8.5%).
+- ``solo_playouts=16``, seeds 0-99: 96.3, 45%; seeds 100-299: 98.0, 44.5% (default 73.3, 8.5%);
+- ``solo_playouts=32`` and ``solo_sub_playouts=16`` in place of 8, seeds 100-299: 102.4, 49.5%
+  (experiments/results/strong-nest-sub16-solo-5ed6614), +2.9 ± 1.3 over 8; 64 placement futures
+  added nothing over 32.
 
-They take about 15 and 10 seconds a game with two processes, the default 0.45. Before the
-halving, 8 futures per candidate gave +10.4 ± 2.0 points in Glory (200 games), +16.8 ± 3.5 in
-Progress and +18.2 ± 3.8 in Mecenat (100 games each). ``solo_nest=9``, the whole game, was as
+They take about 15 (both 32-future settings) and 10 seconds a game with two processes, the
+default 0.45. Before the halving, 8 futures per candidate gave +10.4 ± 2.0 points in Glory (200
+games), +16.8 ± 3.5 in Progress and +18.2 ± 3.8 in Mecenat (100 games each). ``solo_nest=9``, the whole game, was as
 good in Glory over 60 games and slower still. None of this is the default: at twenty to thirty
 times the time, strong's 10,000-game figures would take days of two cores to measure again.
 Two- to four-player play is unchanged by any of this.
