@@ -40,9 +40,9 @@ sequential halving, so the finalists get most of them. Glory solo with
 - ``solo_playouts=32``, seeds 0-99: 100.2 points, 49% clear (default 69.8, 8%); seeds 100-299:
   99.5, 47.5% (default 73.3, 8.5%; experiments/results/strong-nest-halving-solo-5ed6614);
 - ``solo_playouts=16``, seeds 0-99: 96.3, 45%; seeds 100-299: 98.0, 44.5% (default 73.3, 8.5%);
-- ``solo_playouts=32`` and ``solo_sub_playouts=16`` in place of 8, seeds 100-299: 102.4, 49.5%
-  (experiments/results/strong-nest-sub16-solo-5ed6614), +2.9 ± 1.3 over 8; 64 placement futures
-  added nothing over 32.
+- ``solo_playouts=32`` and ``solo_sub_playouts=16`` in place of 8, seeds 100-399: 103.2, 51.3%
+  (experiments/results/strong-nest-sub16-solo-5ed6614), +2.9 ± 1.3 over 8 on seeds 100-299; 64
+  placement futures added nothing over 32.
 
 They take about 15 (both 32-future settings) and 10 seconds a game with two processes, the
 default 0.45. Before the halving, 8 futures per candidate gave +10.4 ± 2.0 points in Glory (200
