@@ -46,9 +46,10 @@ sequential halving, so the finalists get most of them. Glory solo with
 
 They take about 15 (both 32-future settings) and 10 seconds a game with two processes, the
 default 0.45. Before the halving, 8 futures per candidate gave +10.4 ± 2.0 points in Glory (200
-games), +16.8 ± 3.5 in Progress and +18.2 ± 3.8 in Mecenat (100 games each). ``solo_nest=9``, the whole game, was as
-good in Glory over 60 games and slower still. None of this is the default: at twenty to thirty
-times the time, strong's 10,000-game figures would take days of two cores to measure again.
+games), +16.8 ± 3.5 in Progress and +18.2 ± 3.8 in Mecenat (100 games each). ``solo_nest=9``,
+the whole game, was as good in Glory over 60 games and slower still. None of this is the
+default: at twenty to thirty times the time, strong's 10,000-game figures would take days of two
+cores to measure again.
 Two- to four-player play is unchanged by any of this.
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
