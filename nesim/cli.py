@@ -275,6 +275,16 @@ def strategies_cmd(as_json: bool) -> None:
         click.echo(f"{r['name']:<12} {r['description']}\n{'':<12} {params}")
 
 
+def _check_run_options(chunk_size, resume, force, backend, scheduler) -> None:
+    """The options simulate and sweep share, refused with one line when they cannot work."""
+    if chunk_size is not None and chunk_size < 1:
+        raise NesimError(f"--chunk-size must be at least 1, got {chunk_size}")
+    if resume and force:
+        raise NesimError("--resume and --force exclude each other")
+    if scheduler and backend != "dask":
+        raise NesimError("--scheduler needs --backend dask")
+
+
 @cli.command()
 @click.option("--game", required=True, type=GAME_CHOICE, help="Which game to play.")
 @click.option("--players", "n_players", required=True, type=int, help="Players per game, 1-4 (1 = solo).")
@@ -301,12 +311,7 @@ def simulate(game, n_players, strategies, n_games, seed, out, jobs, backend, sch
     n = _players_count(n_players)
     if n_games < 1:
         raise NesimError(f"--games must be at least 1, got {n_games}")
-    if chunk_size is not None and chunk_size < 1:
-        raise NesimError(f"--chunk-size must be at least 1, got {chunk_size}")
-    if resume and force:
-        raise NesimError("--resume and --force exclude each other")
-    if scheduler and backend != "dask":
-        raise NesimError("--scheduler needs --backend dask")
+    _check_run_options(chunk_size, resume, force, backend, scheduler)
     specs = tuple(s.label for s in resolve_seats(strategies, n))
     data = _load(game, None)
     if n == 1:
@@ -387,12 +392,7 @@ def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume,
     from nesim.runner import DEFAULT_CHUNK, run
     from nesim.sweep import load_sweep
 
-    if chunk_size is not None and chunk_size < 1:
-        raise NesimError(f"--chunk-size must be at least 1, got {chunk_size}")
-    if resume and force:
-        raise NesimError("--resume and --force exclude each other")
-    if scheduler and backend != "dask":
-        raise NesimError("--scheduler needs --backend dask")
+    _check_run_options(chunk_size, resume, force, backend, scheduler)
     sw = load_sweep(spec, max_variants)
     units = sw.units()
     summary = run(units, out, sw.seed, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,

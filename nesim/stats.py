@@ -249,16 +249,8 @@ def benjamini_hochberg(pvalues) -> np.ndarray:
     p = np.asarray(pvalues, dtype=float)
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
-    q = p[ok]
-    m = q.size
-    if m == 0:
-        return out
-    order = np.argsort(q, kind="mergesort")
-    scaled = q[order] * m / np.arange(1, m + 1)
-    adj = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
-    res = np.empty(m)
-    res[order] = adj
-    out[ok] = res
+    if ok.any():
+        out[ok] = sps.false_discovery_control(p[ok], method="bh")
     return out
 
 

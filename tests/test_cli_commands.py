@@ -127,3 +127,22 @@ def test_strategies_json_lists_random():
     rows = {r["name"]: r for r in json.loads(nesim("strategies", "--json").stdout)}
     assert rows["random"]["params"] == {} and rows["random"]["description"]
     assert all(set(r) == {"name", "description", "params"} for r in rows.values())
+
+
+RUN_OPTION_ERRORS = [
+    (["--chunk-size", "0"], "--chunk-size"),
+    (["--resume", "--force"], "exclude each other"),
+    (["--scheduler", "tcp://127.0.0.1:8786"], "--backend dask"),
+]
+
+
+@pytest.mark.parametrize("extra, words", RUN_OPTION_ERRORS)
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_simulate_and_sweep_refuse_options_that_cannot_work(tmp_path, command, extra, words):
+    out = tmp_path / "out"
+    if command == "simulate":
+        args = ["simulate", "--game", "progress", "--players", "2", "--games", "10"]
+    else:
+        args = ["sweep", str(Path(__file__).resolve().parents[1] / "experiments/sweeps/demo.toml")]
+    assert_user_error(nesim(*args, "--out", str(out), *extra), words)
+    assert not out.exists()
