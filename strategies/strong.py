@@ -42,16 +42,20 @@ sequential halving, so the finalists get most of them. Glory solo with
 - ``solo_playouts=16``, seeds 0-99: 96.3, 45%; seeds 100-299: 98.0, 44.5% (default 73.3, 8.5%);
 - ``solo_playouts=32`` and ``solo_sub_playouts=16`` in place of 8, seeds 100-399: 103.2, 51.3%
   (experiments/results/strong-nest-sub16-solo-5ed6614), +2.9 ± 1.3 over 8 on seeds 100-299; 64
-  placement futures added nothing over 32.
+  placement futures added nothing over 32;
+- ``solo_playouts=32`` and ``solo_sub_playouts=32``, seeds 100-399: 104.5, 55.0% (Wilson
+  49.3-60.5%; experiments/results/strong-nest-sub32-solo-5ed6614), +1.4 ± 0.8 over 16 on the
+  same seeds, at about 1.2 times its time.
 
-The last setting scores 153.4 and clears 94% in Progress, 192.1 and 92% in Mecenat (50 games each,
-seeds 100-149, where the default has 112.0 and 60%, 137.4 and 54%). In Glory the settings take
-about 15 (both 32-future ones) and 10 seconds a game with two processes, the default 0.45; the last
-one about 35 s a Progress game and 25 s a Mecenat one. Before the halving, 8 futures per candidate
-gave +10.4 ± 2.0 points in Glory (200 games), +16.8 ± 3.5 in Progress and +18.2 ± 3.8 in Mecenat
-(100 games each). ``solo_nest=9``, the whole game, was as good in Glory over 60 games and slower
-still. None of this is the default: at twenty to thirty times the time, strong's 10,000-game
-figures would take days of two cores to measure again.
+The setting with ``solo_sub_playouts=16`` scores 153.4 and clears 94% in Progress, 192.1 and 92% in
+Mecenat (50 games each, seeds 100-149, where the default has 112.0 and 60%, 137.4 and 54%). In
+Glory the settings take about 15 (32 placement futures with 8 or 16 a build), 19 (with 32) and 10
+seconds a game with two processes, the default 0.45; the one with 16 about 35 s a Progress game and
+25 s a Mecenat one. Before the halving, 8 futures per candidate gave +10.4 ± 2.0 points in Glory
+(200 games), +16.8 ± 3.5 in Progress and +18.2 ± 3.8 in Mecenat (100 games each). ``solo_nest=9``,
+the whole game, was as good in Glory over 60 games and slower still. None of this is the default:
+at twenty to forty times the time, strong's 10,000-game figures would take days of two cores to
+measure again.
 Two- to four-player play is unchanged by any of this.
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
