@@ -49,12 +49,12 @@ sequential halving, so the finalists get most of them. Glory solo with
 
 The setting with ``solo_sub_playouts=16`` scores 153.4 and clears 94% in Progress, 192.1 and 92% in
 Mecenat (50 games each, seeds 100-149, where the default has 112.0 and 60%, 137.4 and 54%). In
-Glory the settings take about 15 (32 placement futures with 8 or 16 a build), 19 (with 32) and 10
-seconds a game with two processes, the default 0.45; the one with 16 about 35 s a Progress game and
-25 s a Mecenat one. Before the halving, 8 futures per candidate gave +10.4 ± 2.0 points in Glory
-(200 games), +16.8 ± 3.5 in Progress and +18.2 ± 3.8 in Mecenat (100 games each). ``solo_nest=9``,
-the whole game, was as good in Glory over 60 games and slower still. None of this is the default:
-at twenty to forty times the time, strong's 10,000-game figures would take days of two cores to
+Glory a game takes about 10 s with two processes at 16 placement futures, 15 at 32 with 8 or 16 a
+build, 19 at 32 with 32, the default 0.45; the one with 16 about 35 s a Progress game and 25 s a
+Mecenat one. Before the halving, 8 futures per candidate gave +10.4 ± 2.0 points in Glory (200
+games), +16.8 ± 3.5 in Progress and +18.2 ± 3.8 in Mecenat (100 games each). ``solo_nest=9``, the
+whole game, was as good in Glory over 60 games and slower still. None of this is the default: at
+twenty to forty times the time, strong's 10,000-game figures would take days of two cores to
 measure again.
 Two- to four-player play is unchanged by any of this.
 
