@@ -70,9 +70,9 @@ from nesim.kernel.api import STRATEGY_SIG, without_spare
 from nesim.kernel.core import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_SHORT, CTX_WORKPLACE,
                                GOLDEN, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_PLACE, K_SELL, LOOKAHEAD,
                                MODE_PLAYOUT, OWN, PAIR, block_newest, bonus, construct_cost,
-                               construct_payable, current_cost, hand_limit, icon_counts, mix64,
-                               option_card, public_open, sale_price, terms_allow, units_left,
-                               worker_cap)
+                               construct_payable, current_cost, hand_limit, icon_counts,
+                               lowest_bit, mix64, option_card, public_open, sale_price, terms_allow,
+                               units_left, worker_cap)
 from nesim.kernel.tables import (ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_BUILDING_CO,
                                  C_COLONY, C_CONTRACTOR, C_DOUBLE_CITY, C_SKYSCRAPER, C_TEMPLE,
                                  C_WORLDWIDE, EA, EB, EFFECT, END_A, END_AGRI_AND_IND,
@@ -137,17 +137,17 @@ PLAN_TIE = 0.15  # solo: share of a placement's own gain that puts the best step
 
 # ---------------------------------------------------------------------------- small queries
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rounds_left(s, tab):
     return tab[R, R_ROUNDS] - s.round
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wage_at(tab, rnd):
     return tab[R, R_WAGES + rnd - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wages_from_now(tab, rnd):
     total = 0
     for r in range(rnd, tab[R, R_ROUNDS] + 1):
@@ -155,46 +155,70 @@ def wages_from_now(tab, rnd):
     return total
 
 
-@njit(cache=True)
+# The loops below visit only the kinds of building a player owns or holds, by the state's bit
+# masks (lowest bit first, so in the order of a loop over every kind): the policy answers every
+# decision of every playout, and most kinds are in no one's hand.
+BUILDING_KINDS = ~(np.int64(1) << CONS)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def kinds_held(s, p, in_hand):
+    """Bit mask of the kinds of building player p owns (and, with ``in_hand``, holds)."""
+    return s.bld_mask[p] | (s.hand_mask[p] & BUILDING_KINDS if in_hand else 0)
+
+
+@njit(cache=True, _nrt=False)
 def sellable_value(s, tab, p):
     total = 0
-    for b in range(tab[R, R_NTYPES]):
-        if tab[SELLABLE, b] and s.bld[p, b]:
+    m = s.bld_mask[p]
+    while m:
+        b = lowest_bit(m)
+        m &= m - 1
+        if tab[SELLABLE, b]:
             total += s.bld[p, b] * sale_price(s, tab, b)
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def vp_points(tab, t):
     return tab[R, R_VP_POINTS] * (t // tab[R, R_VP_SET]) + t % tab[R, R_VP_SET]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def owns_effect(s, tab, p, effect):
-    for b in range(tab[R, R_NTYPES]):
-        if s.bld[p, b] and tab[EFFECT, b] == effect:
+    m = s.bld_mask[p]
+    while m:
+        b = lowest_bit(m)
+        m &= m - 1
+        if tab[EFFECT, b] == effect:
             return True
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def owns_bonus_building(s, tab, p):
-    for b in range(tab[R, R_NTYPES]):
-        if s.bld[p, b] and tab[END_KIND, b]:
+    m = s.bld_mask[p]
+    while m:
+        b = lowest_bit(m)
+        m &= m - 1
+        if tab[END_KIND, b]:
             return True
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_end_kind(s, tab, p, kind, in_hand):
     k = 0
-    for b in range(tab[R, R_NTYPES]):
+    m = kinds_held(s, p, in_hand)
+    while m:
+        b = lowest_bit(m)
+        m &= m - 1
         if tab[END_KIND, b] == kind:
             k += s.bld[p, b] + (s.hand[p, b] if in_hand else 0)
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bonus_total(s, tab, p, extra, removed):
     """The exact end-game bonus of the buildings owned now, with building ``extra`` added and one
     copy of ``removed`` taken away (-1: none)."""
@@ -203,7 +227,10 @@ def bonus_total(s, tab, p, extra, removed):
         s.bld_n[p] -= 1
     nb, agri, ind, lock, agri_v, ind_v = icon_counts(s, tab, p, extra)
     total = 0
-    for b in range(tab[R, R_NTYPES]):
+    m = s.bld_mask[p] | (np.int64(1) << extra if extra >= 0 else 0)
+    while m:
+        b = lowest_bit(m)
+        m &= m - 1
         k = s.bld[p, b] + (1 if b == extra else 0)
         kind = tab[END_KIND, b]
         if k and kind:
@@ -215,7 +242,7 @@ def bonus_total(s, tab, p, extra, removed):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def own_bonus(s, tab, p, b):
     """(b's own bonus on today's counts with b built, a rough estimate of it at the game's end)."""
     kind = tab[END_KIND, b]
@@ -278,13 +305,13 @@ def own_bonus(s, tab, p, b):
 
 # ---------------------------------------------------------------------------- values in points
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_money_effect(e):
     return e == E_DISCARD_MONEY or e == E_MONEY or e == E_LOTTERY or e == E_CAFE \
         or e == E_MUSEUM_GLORY or e == E_FARM_RESORT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def money_value(s, tab, p, m, w):
     """$m now: a point each, plus more for what covers the wage reserve."""
     if m <= 0:
@@ -302,7 +329,7 @@ def money_value(s, tab, p, m, w):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cards_value(s, tab, p, k, per):
     """k more cards at ``per`` each, less what the payday hand limit would take."""
     if k <= 0:
@@ -316,42 +343,55 @@ def cards_value(s, tab, p, k, per):
     return v
 
 
-@njit(cache=True)
-def keep_values(s, tab, p, w):
-    """hand_value of every kind of card in hand (index ntypes: the consumer item), 0 elsewhere."""
+@njit(cache=True, _nrt=False)
+def keep_values(s, tab, p, w, worth, keep):
+    """Fills keep[:ntypes + 1] with the hand_value of every kind of card in hand (index ntypes:
+    the consumer item), 0 elsewhere, and returns it."""
     ntypes = tab[R, R_NTYPES]
-    keep = np.zeros(ntypes + 1)
     for c in range(ntypes + 1):
-        cid = CONS if c == ntypes else c
-        if s.hand[p, cid]:
-            keep[c] = hand_value(s, tab, p, cid, w)
+        keep[c] = 0.0
+    m = s.hand_mask[p]
+    while m:
+        cid = lowest_bit(m)
+        m &= m - 1
+        keep[ntypes if cid == CONS else cid] = hand_value(s, tab, p, cid, w, worth)
     return keep
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def discard_cost(s, tab, p, k, keep):
     """What discarding k cards costs: the k lowest keep values in hand (``keep_values``)."""
     if k <= 0:
         return 0.0
+    # the kinds of card by (keep value, index): all copies of one kind, then the next
     total = 0.0
-    taken = np.zeros(NT, dtype=np.int64)
     ntypes = tab[R, R_NTYPES]
-    for _ in range(k):
+    last_v = -1e300
+    last = -1
+    left = k
+    while left > 0:
         best = -1
         best_v = 1e18
-        for c in range(ntypes + 1):
-            cid = CONS if c == ntypes else c
-            if s.hand[p, cid] > taken[cid] and keep[c] < best_v:
-                best_v = keep[c]
-                best = cid
+        m = s.hand_mask[p]  # CONS, the highest bit, comes last as index ntypes does
+        while m:
+            cid = lowest_bit(m)
+            m &= m - 1
+            c = ntypes if cid == CONS else cid
+            v = keep[c]
+            if (v > last_v or (v == last_v and c > last)) and v < best_v:
+                best_v = v
+                best = c
         if best < 0:
             break
-        taken[best] += 1
-        total += best_v
+        for _ in range(min(left, s.hand[p, CONS if best == ntypes else best])):
+            total += best_v
+            left -= 1
+        last_v = best_v
+        last = best
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rough_discard_cost(s, tab, p, k, w):
     """discard_cost without looking at the buildings in hand (items first, then plain cards)."""
     items = s.hand[p, CONS]
@@ -360,7 +400,7 @@ def rough_discard_cost(s, tab, p, k, w):
     return v if rounds_left(s, tab) > 0 else 0.15 * v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def vp_value(s, tab, p, k, w):
     """k VP tokens: their points, and what they unlock in cost rules and bonuses held."""
     t = s.vp[p]
@@ -371,7 +411,10 @@ def vp_value(s, tab, p, k, w):
     if count_end_kind(s, tab, p, END_DOUBLE_VP, rl > 0):
         v *= 2.0
     extra = 0.0
-    for b in range(tab[R, R_NTYPES]):
+    m = kinds_held(s, p, True)
+    while m:
+        b = lowest_bit(m)
+        m &= m - 1
         if tab[END_KIND, b] == END_MIN_VP and (s.bld[p, b] or (rl > 0 and s.hand[p, b])):
             need = tab[END_A, b]
             if t < need:
@@ -383,7 +426,7 @@ def vp_value(s, tab, p, k, w):
     return w[P_VP] * (v + extra)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hire_value(s, tab, p, k, ready, w):
     """k workers now: their actions in the rounds left against their wages, and this payday."""
     if k <= 0:
@@ -405,7 +448,7 @@ def hire_value(s, tab, p, k, ready, w):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def basic_gain(s, tab, p, card, w):
     """What using workplace ``card`` now brings, in points; a construction at a flat value."""
     e = tab[EFFECT, card]
@@ -474,7 +517,7 @@ def basic_gain(s, tab, p, card, w):
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def building_use(s, tab, p, b, w):
     """What owning workplace ``b`` brings per later round, beyond a Mine placement."""
     if not tab[WORKABLE, b]:
@@ -482,9 +525,9 @@ def building_use(s, tab, p, b, w):
     return max(0.0, basic_gain(s, tab, p, b, w) - cards_value(s, tab, p, 1, w[P_CARD]))
 
 
-@njit(cache=True)
-def build_value(s, tab, p, b, cost, w):
-    """Points from constructing ``b`` for ``cost`` discards."""
+@njit(cache=True, _nrt=False)
+def build_worth(s, tab, p, b, w):
+    """Points from owning ``b`` built now, before the cards paid for it."""
     rl = rounds_left(s, tab)
     now, est = own_bonus(s, tab, p, b)
     others = 0.0  # what b adds to the bonuses of buildings owned (none: no need to count)
@@ -495,14 +538,25 @@ def build_value(s, tab, p, b, cost, w):
         v += w[P_UTIL] * min(rl, 4) * building_use(s, tab, p, b, w)
     if tab[ONBUILD, b] == ONBUILD_DOLL:  # an extra unit that draws no wages, from this round on
         v += w[P_DOLL] * w[P_ACTION] * (rl + 0.5)
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def build_value(s, tab, p, b, cost, w, worth):
+    """Points from constructing ``b`` for ``cost`` discards. ``worth`` holds each card's
+    build_worth once it is known (NaN before): a placement asks for the same card's building
+    from its keep value and from every construction workplace, and that was most of its time."""
+    if np.isnan(worth[b]):
+        worth[b] = build_worth(s, tab, p, b, w)
+    v = worth[b]
     items = s.hand[p, CONS]
     from_items = min(items, cost)
     v -= w[P_SPEND] * (from_items * ITEM_KEEP * w[P_ITEM] + (cost - from_items) * ITEM_KEEP * w[P_CARD])
     return v
 
 
-@njit(cache=True)
-def hand_value(s, tab, p, c, w):
+@njit(cache=True, _nrt=False)
+def hand_value(s, tab, p, c, w, worth):
     """Keep value of card ``c`` in hand, in points: items lowest unless a bonus or workplace
     wants them, a building card by what building it would make; little in the last round."""
     rl = rounds_left(s, tab)
@@ -514,35 +568,44 @@ def hand_value(s, tab, p, c, w):
             v += 1.5
         return v if rl > 0 else 0.15 * v
     cost = current_cost(s, tab, p, c)
-    v = 0.1 + ITEM_KEEP * w[P_CARD] + KEEP_BUILD * max(0.0, build_value(s, tab, p, c, cost, w)) / (cost + 1.0)
+    built = max(0.0, build_value(s, tab, p, c, cost, w, worth))
+    v = 0.1 + ITEM_KEEP * w[P_CARD] + KEEP_BUILD * built / (cost + 1.0)
     return v if rl > 0 else 0.15 * v
 
 
-@njit(cache=True)
-def best_construction(s, tab, p, terms, w):
+@njit(cache=True, _nrt=False)
+def best_construction(s, tab, p, terms, w, worth):
     """Value of the best construction these workplace terms allow from the hand now."""
-    ntypes = tab[R, R_NTYPES]
     pair = terms == C_DOUBLE_CITY or terms == C_WORLDWIDE
     hand = s.hand[p]
     best = -1e9
-    for a in range(ntypes):
-        if hand[a] == 0 or not terms_allow(tab, terms, a):
+    held = s.hand_mask[p] & BUILDING_KINDS
+    ma = held
+    while ma:
+        a = lowest_bit(ma)
+        ma &= ma - 1
+        if not terms_allow(tab, terms, a):
             continue
         if not pair:
             if construct_payable(s, tab, p, terms, a, -1):
-                best = max(best, build_value(s, tab, p, a, construct_cost(s, tab, p, terms, a, -1), w))
+                cost = construct_cost(s, tab, p, terms, a, -1)
+                best = max(best, build_value(s, tab, p, a, cost, w, worth))
             continue
-        for b in range(a, ntypes):
-            if hand[b] == 0 or not terms_allow(tab, terms, b) or (a == b and hand[a] < 2):
+        mb = held & ~((np.int64(1) << a) - 1)  # a itself and the kinds after it
+        while mb:
+            b = lowest_bit(mb)
+            mb &= mb - 1
+            if not terms_allow(tab, terms, b) or (a == b and hand[a] < 2):
                 continue
             if construct_payable(s, tab, p, terms, a, b):
                 cost = construct_cost(s, tab, p, terms, a, b)
-                best = max(best, build_value(s, tab, p, a, cost, w) + build_value(s, tab, p, b, 0, w))
+                pair_v = build_value(s, tab, p, a, cost, w, worth) + build_value(s, tab, p, b, 0, w, worth)
+                best = max(best, pair_v)
     return best
 
 
-@njit(cache=True)
-def place_gain(s, tab, p, v, w, keep):
+@njit(cache=True, _nrt=False)
+def place_gain(s, tab, p, v, w, keep, worth):
     """What placing on option v brings, in points (``keep``: the hand's keep_values)."""
     card = option_card(s, v)
     e = tab[EFFECT, card]
@@ -553,7 +616,7 @@ def place_gain(s, tab, p, v, w, keep):
             val += rough_discard_cost(s, tab, p, k, w) - discard_cost(s, tab, p, k, keep)
     else:
         terms = tab[EA, card]
-        val = w[P_BUILD] + best_construction(s, tab, p, terms, w)
+        val = w[P_BUILD] + best_construction(s, tab, p, terms, w, worth)
         if terms == C_CONTRACTOR or terms == C_BUILDING_CO:
             val += cards_value(s, tab, p, 2, w[P_CARD])
         elif terms == C_TEMPLE:
@@ -567,7 +630,7 @@ def place_gain(s, tab, p, v, w, keep):
     return val
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cheapest_legal_sale(s, tab, opts, n, short, keep):
     """A legal sale (RULES-NOTES §12) losing the least keep value; exhaustive up to 14 buildings,
     greedy beyond, always legal (no building can be dropped and still cover the shortfall)."""
@@ -602,10 +665,10 @@ def cheapest_legal_sale(s, tab, opts, n, short, keep):
     return without_spare(s, tab, opts, n, mask, total, short)
 
 
-@njit(cache=True)
-def sale_loss(s, tab, p, opts, n, w):
-    """Points lost by selling each building offered: value over the price, use, bonuses."""
-    keep = np.zeros(n)
+@njit(cache=True, _nrt=False)
+def sale_loss(s, tab, p, opts, n, w, keep):
+    """Fills keep[:n] with the points lost by selling each building offered (value over the
+    price, use, bonuses) and returns it."""
     base = bonus_total(s, tab, p, -1, -1)
     rl = rounds_left(s, tab)
     for i in range(n):
@@ -617,7 +680,7 @@ def sale_loss(s, tab, p, opts, n, w):
     return keep
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def open_now(s, tab, p, v):
     """Whether option v is still free in the imagined rest of this round."""
     if v >= OWN:
@@ -625,7 +688,7 @@ def open_now(s, tab, p, v):
     return public_open(s, tab, v)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_and_block(s, p, v, card):
     """Imagine placing on v: occupy it, then block the newest free card; returns that card."""
     if v < OWN:
@@ -635,7 +698,7 @@ def take_and_block(s, p, v, card):
     return block_newest(s)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def undo_take(s, p, v, card, j):
     if j >= 0:
         s.pub_side[j] = 0
@@ -645,7 +708,7 @@ def undo_take(s, p, v, card, j):
         s.used[p, card] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def plan_value(s, tab, p, opts, n, gains, units, depth):
     """Solo: the best total of ``gains`` over this round's remaining placements, applying the
     blocking rule after each one (today's gains; the state changes in between are ignored)."""
@@ -665,14 +728,14 @@ def plan_value(s, tab, p, opts, n, gains, units, depth):
     return best
 
 
-@njit(cache=True)
-def solo_placement(s, tab, p, opts, n, w):
+@njit(cache=True, _nrt=False)
+def solo_placement(s, tab, p, opts, n, w, worth, keep, gains):
     """Solo: the placement that starts the best plan for the round under the blocking rule;
-    its own gain breaks ties, so the plan's most valuable step (it changes the state) goes first."""
-    gains = np.zeros(n)
-    keep = keep_values(s, tab, p, w)
+    its own gain breaks ties, so the plan's most valuable step (it changes the state) goes first.
+    ``keep`` and ``gains`` are room for keep_values and for each option's gain."""
+    keep_values(s, tab, p, w, worth, keep)
     for i in range(n):
-        gains[i] = place_gain(s, tab, p, opts[i], w, keep)
+        gains[i] = place_gain(s, tab, p, opts[i], w, keep, worth)
     units = units_left(s, p)
     best = 0
     best_v = -1e18
@@ -691,15 +754,17 @@ def solo_placement(s, tab, p, opts, n, w):
     return best
 
 
-@njit(cache=True)
-def solo_weights(params):
-    w = params.copy()
-    for i in range(SOLO_SCALE.shape[0]):
-        w[i] *= SOLO_SCALE[i]
-    return w
+@njit(cache=True, _nrt=False)
+def fill_weights(w, params, solo):
+    """w[:] = the seat's parameters, scaled by SOLO_SCALE in a solo game."""
+    for i in range(params.shape[0]):
+        w[i] = params[i]
+    if solo:
+        for i in range(SOLO_SCALE.shape[0]):
+            w[i] *= SOLO_SCALE[i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def jitter(w, luck, share):
     """Each continuous weight scaled by a factor in [1 - share, 1 + share] drawn from ``luck``."""
     for i in range(SOLO_SCALE.shape[0]):
@@ -708,17 +773,28 @@ def jitter(w, luck, share):
             w[i] *= 1.0 + share * (2.0 * u - 1.0)
 
 
-@njit(STRATEGY_SIG, cache=True)
-def choose(kind, seat, opts, n, ctx, st, tab, params):
+@njit(cache=True, _nrt=False)
+def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
+    """choose's answer; ``scratch`` is room for the weights, the building worths (NaN: not yet
+    known), the keep values and one value per option."""
     s = st[0]
     p = seat
-    w = solo_weights(params) if s.n == 1 else params
+    nw = params.shape[0]
+    w = scratch[:nw]
+    worth = scratch[nw:nw + NT]
+    keep = scratch[nw + NT:nw + 2 * NT + 1]
+    per_option = scratch[nw + 2 * NT + 1:]
+    fill_weights(w, params, s.n == 1)
+    for i in range(NT):
+        worth[i] = np.nan
     if s.n == 1 and s.mode == MODE_PLAYOUT and params[P_SOLO_JITTER] > 0:
         jitter(w, s.luck, params[P_SOLO_JITTER])
     if kind == K_SELL:
-        return cheapest_legal_sale(s, tab, opts, n, ctx[CTX_SHORT], sale_loss(s, tab, p, opts, n, w))
+        loss = sale_loss(s, tab, p, opts, n, w, per_option)
+        return cheapest_legal_sale(s, tab, opts, n, ctx[CTX_SHORT], loss)
     if kind == K_MODE:  # Farm Village: trade 2 items for 3 cards unless the items are wanted
-        if 3 * w[P_CARD] > 2 * w[P_ITEM] + 2 * (hand_value(s, tab, p, CONS, w) - ITEM_KEEP * w[P_ITEM]):
+        wanted = hand_value(s, tab, p, CONS, w, worth) - ITEM_KEEP * w[P_ITEM]
+        if 3 * w[P_CARD] > 2 * w[P_ITEM] + 2 * wanted:
             return 1
         return 0
     if s.n == 1 and s.playout == 0 and params[P_SOLO_PLAYOUTS] >= 1:
@@ -734,31 +810,40 @@ def choose(kind, seat, opts, n, ctx, st, tab, params):
             return LOOKAHEAD
     if kind == K_PLACE and s.n == 1:
         if s.playout == 0:  # inside playouts the one-ply choice: half the time, as good
-            return solo_placement(s, tab, p, opts, n, w)
+            return solo_placement(s, tab, p, opts, n, w, worth, keep, per_option)
     best = 0
     best_v = -1e18
     terms = tab[EA, ctx[CTX_WORKPLACE]] if kind == K_BUILD else 0
-    keep = keep_values(s, tab, p, w) if kind == K_PLACE else np.zeros(1)
+    if kind == K_PLACE:
+        keep_values(s, tab, p, w, worth, keep)
     for i in range(n):
         v = opts[i]
         if kind == K_PLACE:
-            val = place_gain(s, tab, p, v, w, keep)
+            val = place_gain(s, tab, p, v, w, keep, worth)
         elif kind == K_BUILD:
             a = v
             b = -1
             if v >= PAIR:
                 a = (v - PAIR) // NT
                 b = (v - PAIR) % NT
-            val = build_value(s, tab, p, a, construct_cost(s, tab, p, terms, a, b), w)
+            val = build_value(s, tab, p, a, construct_cost(s, tab, p, terms, a, b), w, worth)
             if b >= 0:
-                val += build_value(s, tab, p, b, 0, w)
+                val += build_value(s, tab, p, b, 0, w, worth)
         elif kind == K_KEEP:
-            val = hand_value(s, tab, p, v, w)
+            val = hand_value(s, tab, p, v, w, worth)
         elif kind == K_DISCARD:
-            val = -hand_value(s, tab, p, v, w)
+            val = -hand_value(s, tab, p, v, w, worth)
         else:
             val = -float(i)
         if val > best_v:
             best_v = val
             best = i
     return best
+
+
+@njit(STRATEGY_SIG, cache=True)
+def choose(kind, seat, opts, n, ctx, st, tab, params):
+    # One allocation per decision, and the rest without reference counting: counting the arrays
+    # passed between functions that may allocate took a third of a playout's time.
+    scratch = np.empty(params.shape[0] + 2 * NT + 1 + max(n, 1))
+    return decide(kind, seat, opts, n, ctx, st, tab, params, scratch)

@@ -7,7 +7,7 @@ import pytest
 
 from nesim.cards import load_game
 from nesim.kernel import batch, core
-from nesim.kernel.tables import STATE, build_table
+from nesim.kernel.tables import NT, STATE, build_table
 from nesim.registry import param_matrix, resolve
 from strategies import strong
 
@@ -64,7 +64,10 @@ def test_strong_solo_score(spec, games, game):
 
 
 def test_jitter_scales_each_continuous_weight_within_its_share():
-    w0 = strong.solo_weights(np.array(list(strong.PARAMS.values())))
+    params = np.array(list(strong.PARAMS.values()))
+    w0 = np.empty_like(params)
+    strong.fill_weights(w0, params, True)
+    assert (w0[:strong.SOLO_SCALE.shape[0]] == params[:strong.SOLO_SCALE.shape[0]] * strong.SOLO_SCALE).all()
     share = 0.3
     ratios = []
     for luck in (1, 2, 12345, 2**63 + 7):
@@ -119,7 +122,7 @@ def test_a_mechanical_doll_is_worth_the_wage_free_actions_it_has_left():
     without[strong.P_DOLL] = 0.0
 
     def value(card, weights):
-        return strong.build_value(st[0], tab, 0, card, 3, weights)
+        return strong.build_value(st[0], tab, 0, card, 3, weights, np.full(NT, np.nan))
 
     extra = []
     for rnd in (1, 5, 9):

@@ -1,0 +1,138 @@
+"""strong's valuations visit only the kinds of building a player owns or holds (by the state's bit
+masks); on any holding they must give what a loop over every kind of the game gives."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nesim.cards import load_game
+from nesim.kernel import core
+from nesim.kernel.tables import (C_DOUBLE_CITY, C_WORLDWIDE, CONS, E_CONSTRUCT, EA, EFFECT,
+                                 END_A, END_B, END_KIND, NT, R, R_NTYPES, R_ROUNDS, SELLABLE, STATE,
+                                 build_table)
+from strategies import strong
+
+GAMES = ("progress", "mecenat", "glory")
+TABLES = {game: build_table(load_game(game)) for game in GAMES}
+
+
+@st.composite
+def holdings(draw):
+    """A solo or 2-player state of any game with a drawn hand and row of buildings for seat 0."""
+    game = draw(st.sampled_from(GAMES))
+    tab = TABLES[game]
+    ntypes = int(tab[R, R_NTYPES])
+    n = draw(st.sampled_from([1, 2]))
+    s = np.zeros(1, dtype=STATE)
+    core.setup(s[0], tab, n, draw(st.integers(0, 2**32)))
+    s = s[0]
+    s["hand"][0] = 0
+    s["hand_n"][0] = 0
+    s["hand_mask"][0] = 0
+    kinds = st.integers(0, ntypes - 1)
+    for c, k in draw(st.dictionaries(kinds, st.integers(1, 3), max_size=7)).items():
+        core.add_to_hand(s, 0, c, k)
+    items = draw(st.integers(0, 4))
+    if items:
+        core.add_to_hand(s, 0, CONS, items)
+    for b, k in draw(st.dictionaries(kinds, st.integers(1, 2), max_size=9)).items():
+        core.add_building(s, 0, b, k)
+    s["round"] = draw(st.integers(1, int(tab[R, R_ROUNDS])))
+    s["vp"][0] = draw(st.integers(0, 12))
+    s["workers"][0] = draw(st.integers(2, 5))
+    return game, s, tab
+
+
+def weights(n):
+    w = np.array(list(strong.PARAMS.values()))
+    strong.fill_weights(w, w.copy(), n == 1)
+    return w
+
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(holdings())
+def test_counts_over_held_kinds_match_every_kind(h):
+    _, s, tab = h
+    every = range(int(tab[R, R_NTYPES]))
+    bld, hand = s["bld"][0], s["hand"][0]
+    for kind in np.unique(tab[END_KIND]):
+        for in_hand in (False, True):
+            expected = sum(int(bld[b]) + (int(hand[b]) if in_hand else 0)
+                           for b in every if tab[END_KIND, b] == kind)
+            assert strong.count_end_kind(s, tab, 0, kind, in_hand) == expected
+    for effect in np.unique(tab[EFFECT]):
+        assert strong.owns_effect(s, tab, 0, effect) == any(bld[b] and tab[EFFECT, b] == effect
+                                                            for b in every)
+    assert strong.owns_bonus_building(s, tab, 0) == any(bld[b] and tab[END_KIND, b] for b in every)
+    assert strong.sellable_value(s, tab, 0) == sum(int(bld[b]) * core.sale_price(s, tab, b)
+                                                   for b in every if tab[SELLABLE, b])
+
+
+def bonus_over_every_kind(s, tab, extra):
+    """The end-game bonus of seat 0's buildings with ``extra`` added, by the scoring rules'
+    functions over every kind."""
+    counts = core.icon_counts(s, tab, 0, extra)
+    total = 0
+    for b in range(int(tab[R, R_NTYPES])):
+        k = int(s["bld"][0, b]) + (1 if b == extra else 0)
+        if k and tab[END_KIND, b]:
+            total += k * core.bonus(tab[END_KIND, b], tab[END_A, b], tab[END_B, b],
+                                    *counts, s["hand_n"][0], s["hand"][0, CONS], s["workers"][0],
+                                    s["vp"][0])
+    return total
+
+
+@SETTINGS
+@given(holdings(), st.integers(-1, 30))
+def test_bonus_total_over_held_kinds_matches_every_kind(h, extra):
+    _, s, tab = h
+    extra = extra if extra < tab[R, R_NTYPES] else -1
+    assert strong.bonus_total(s, tab, 0, extra, -1) == bonus_over_every_kind(s, tab, extra)
+
+
+@SETTINGS
+@given(holdings(), st.integers(0, 8))
+def test_keep_values_and_discard_cost_follow_the_hand(h, k):
+    _, s, tab = h
+    ntypes = int(tab[R, R_NTYPES])
+    w = weights(s["n"])
+    keep = strong.keep_values(s, tab, 0, w, np.full(NT, np.nan), np.full(ntypes + 1, -7.0))
+    for c in range(ntypes + 1):
+        cid = CONS if c == ntypes else c
+        expected = strong.hand_value(s, tab, 0, cid, w, np.full(NT, np.nan)) if s["hand"][0, cid] else 0.0
+        assert keep[c] == expected
+    # discarding k cards costs the k lowest keep values among the cards held, copies counted
+    held = sorted(keep[c] for c in range(ntypes + 1)
+                  for _ in range(s["hand"][0, CONS if c == ntypes else c]))
+    assert np.isclose(strong.discard_cost(s, tab, 0, k, keep), sum(held[:k]))
+
+
+@SETTINGS
+@given(holdings())
+def test_the_best_construction_is_the_best_over_every_kind_and_pair(h):
+    _, s, tab = h
+    ntypes = int(tab[R, R_NTYPES])
+    w = weights(s["n"])
+    hand = s["hand"][0]
+    for terms in np.unique(tab[EA, tab[EFFECT] == E_CONSTRUCT]):
+        pair = terms in (C_DOUBLE_CITY, C_WORLDWIDE)
+        best = -1e9
+        for a in range(ntypes):
+            if not hand[a] or not core.terms_allow(tab, terms, a):
+                continue
+            for b in (range(a, ntypes) if pair else [-1]):
+                if b >= 0 and (not hand[b] or not core.terms_allow(tab, terms, b)
+                               or (a == b and hand[a] < 2)):
+                    continue
+                if core.construct_payable(s, tab, 0, terms, a, b):
+                    cost = core.construct_cost(s, tab, 0, terms, a, b)
+                    v = strong.build_value(s, tab, 0, a, cost, w, np.full(NT, np.nan))
+                    if b >= 0:
+                        v += strong.build_value(s, tab, 0, b, 0, w, np.full(NT, np.nan))
+                    best = max(best, v)
+        assert strong.best_construction(s, tab, 0, terms, w, np.full(NT, np.nan)) == best
