@@ -43,19 +43,20 @@ sequential halving, so the finalists get most of them. Glory solo with
 - ``solo_playouts=32`` and ``solo_sub_playouts=16`` in place of 8, seeds 100-399: 103.2, 51.3%
   (experiments/results/strong-nest-sub16-solo-5ed6614), +2.9 ± 1.3 over 8 on seeds 100-299; 64
   placement futures added nothing over 32;
-- ``solo_playouts=32`` and ``solo_sub_playouts=32``, seeds 100-399: 104.5, 55.0% (Wilson
-  49.3-60.5%; experiments/results/strong-nest-sub32-solo-5ed6614), +1.4 ± 0.8 over 16 on the
-  same seeds, at about 1.2 times its time.
+- ``solo_playouts=32`` and ``solo_sub_playouts=32``, seeds 100-899: 102.7, 51.5% (Wilson
+  48.0-54.9%; experiments/results/strong-nest-sub32-solo-5ed6614; default 72.2 on the same
+  seeds), +1.4 ± 0.8 over 16 on seeds 100-399, at about 1.2 times its time.
 
 The setting with ``solo_sub_playouts=16`` scores 153.4 and clears 94% in Progress, 192.1 and 92% in
 Mecenat (50 games each, seeds 100-149, where the default has 112.0 and 60%, 137.4 and 54%). In
-Glory a game takes about 10 s with two processes at 16 placement futures, 15 at 32 with 8 or 16 a
+Glory a game took about 10 s with two processes at 16 placement futures, 15 at 32 with 8 or 16 a
 build, 19 at 32 with 32, the default 0.45; the one with 16 about 35 s a Progress game and 25 s a
-Mecenat one. Before the halving, 8 futures per candidate gave +10.4 ± 2.0 points in Glory (200
+Mecenat one. The same moves now take about 1/1.7 of those times (32 with 32: 10-13 s a Glory
+game). Before the halving, 8 futures per candidate gave +10.4 ± 2.0 points in Glory (200
 games), +16.8 ± 3.5 in Progress and +18.2 ± 3.8 in Mecenat (100 games each). ``solo_nest=9``, the
 whole game, was as good in Glory over 60 games and slower still. None of this is the default: at
-twenty to forty times the time, strong's 10,000-game figures would take days of two cores to
-measure again.
+twenty to forty times the time, strong's 10,000-game figures would take more than a day of two
+cores for each game to measure again.
 Two- to four-player play is unchanged by any of this.
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
