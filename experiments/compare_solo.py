@@ -9,8 +9,8 @@ before a long measurement. Per game it prints each spec's mean score, clear rate
 components (building points, end-game bonuses, money, VP-token points, Unpaid Wage cards, workers
 and Mechanical Dolls at the end), then the difference B - A of the score and of the clear rate,
 each with its 95% interval (Student's t on the paired differences, nesim.stats).
-Nothing is written. A strategy's solo search is slow (strong: 1-2 games a second on a core), so
-keep ``--solo`` in the hundreds and use ``--jobs 2``.
+Nothing is written. A strategy's solo search is slow (strong: 1.5-3 games a second on a core),
+so keep ``--solo`` in the hundreds and use ``--jobs 2``.
 """
 
 from __future__ import annotations

@@ -130,3 +130,16 @@ def test_clairvoyant_search_refuses_bad_arguments_in_one_line(args, word):
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 2 and word in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert r.stdout == ""
+
+
+def same_moves(*args):
+    r = subprocess.run([sys.executable, str(ROOT / "experiments" / "same_moves.py"), "--games", "glory",
+                        "--scale", "0.05", *args], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return [line.split("(")[0] for line in r.stdout.splitlines()[1:]]
+
+
+def test_same_moves_hashes_every_batch_the_same_way_twice_and_sees_other_games():
+    once, again, other = same_moves(), same_moves(), same_moves("--first", "7001")
+    assert len(once) == 6 and once == again  # one line per batch, reproducible
+    assert all(a != b for a, b in zip(once, other))  # other seeds: other games, other hashes
