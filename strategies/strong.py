@@ -774,17 +774,20 @@ def jitter(w, luck, share):
             w[i] *= 1.0 + share * (2.0 * u - 1.0)
 
 
+SCRATCH_FIXED = NT + (NT + 1)  # the building worths and the keep values, in decide's scratch
+
+
 @njit(cache=True, _nrt=False)
 def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
-    """choose's answer; ``scratch`` is room for the weights, the building worths (NaN: not yet
-    known), the keep values and one value per option."""
+    """choose's answer; ``scratch`` is room for the weights (one per parameter), the building
+    worths (NaN: not yet known), the keep values and one value per option."""
     s = st[0]
     p = seat
     nw = params.shape[0]
     w = scratch[:nw]
     worth = scratch[nw:nw + NT]
     keep = scratch[nw + NT:nw + 2 * NT + 1]
-    per_option = scratch[nw + 2 * NT + 1:]
+    per_option = scratch[nw + SCRATCH_FIXED:]
     fill_weights(w, params, s.n == 1)
     for i in range(NT):
         worth[i] = np.nan
@@ -846,5 +849,5 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
 def choose(kind, seat, opts, n, ctx, st, tab, params):
     # One allocation per decision, and the rest without reference counting: counting the arrays
     # passed between functions that may allocate took a third of a playout's time.
-    scratch = np.empty(params.shape[0] + 2 * NT + 1 + max(n, 1))
+    scratch = np.empty(params.shape[0] + SCRATCH_FIXED + max(n, 1))
     return decide(kind, seat, opts, n, ctx, st, tab, params, scratch)
