@@ -226,7 +226,18 @@ def bonus_total(s, tab, p, extra, removed):
     if removed >= 0:
         s.bld[p, removed] -= 1
         s.bld_n[p] -= 1
-    nb, agri, ind, lock, agri_v, ind_v = icon_counts(s, tab, p, extra)
+    total = bonus_sum(s, tab, p, extra, icon_counts(s, tab, p, extra))
+    if removed >= 0:
+        s.bld[p, removed] += 1
+        s.bld_n[p] += 1
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def bonus_sum(s, tab, p, extra, counts):
+    """The end-game bonus of the buildings owned now and ``extra`` (-1: none), on ``counts``
+    (icon_counts with ``extra``), for a caller that has them already."""
+    nb, agri, ind, lock, agri_v, ind_v = counts
     total = 0
     m = s.bld_mask[p] | (np.int64(1) << extra if extra >= 0 else 0)
     while m:
@@ -237,22 +248,20 @@ def bonus_total(s, tab, p, extra, removed):
         if k and kind:
             total += k * bonus(kind, tab[END_A, b], tab[END_B, b], nb, agri, ind, lock, agri_v,
                                ind_v, s.hand_n[p], s.hand[p, CONS], s.workers[p], s.vp[p])
-    if removed >= 0:
-        s.bld[p, removed] += 1
-        s.bld_n[p] += 1
     return total
 
 
 @njit(cache=True, _nrt=False)
-def own_bonus(s, tab, p, b):
-    """(b's own bonus on today's counts with b built, a rough estimate of it at the game's end)."""
+def own_bonus(s, tab, p, b, counts):
+    """(b's own bonus on today's counts with b built, a rough estimate of it at the game's end);
+    ``counts`` are icon_counts with b built."""
     kind = tab[END_KIND, b]
     if kind == 0:
         return 0.0, 0.0
     a = tab[END_A, b]
     prize = tab[END_B, b]
     rl = rounds_left(s, tab)
-    nb, agri, ind, lock, agri_v, ind_v = icon_counts(s, tab, p, b)
+    nb, agri, ind, lock, agri_v, ind_v = counts
     now = float(bonus(kind, a, prize, nb, agri, ind, lock, agri_v, ind_v, s.hand_n[p],
                       s.hand[p, CONS], s.workers[p], s.vp[p]))
     grow = 0.7 * rl  # buildings still to come, about a third of them with each icon
@@ -527,13 +536,17 @@ def building_use(s, tab, p, b, w):
 
 
 @njit(cache=True, _nrt=False)
-def build_worth(s, tab, p, b, w):
+def build_worth(s, tab, p, b, w, worth):
     """Points from owning ``b`` built now, before the cards paid for it."""
     rl = rounds_left(s, tab)
-    now, est = own_bonus(s, tab, p, b)
+    now = est = 0.0
     others = 0.0  # what b adds to the bonuses of buildings owned (none: no need to count)
-    if owns_bonus_building(s, tab, p):
-        others = bonus_total(s, tab, p, b, -1) - bonus_total(s, tab, p, -1, -1) - now
+    owned = owns_bonus_building(s, tab, p)
+    if tab[END_KIND, b] or owned:
+        counts = icon_counts(s, tab, p, b)
+        now, est = own_bonus(s, tab, p, b, counts)
+        if owned:
+            others = bonus_sum(s, tab, p, b, counts) - owned_bonus(s, tab, p, worth) - now
     v = tab[ASSET, b] + w[P_BONUS] * (others + max(now, est))
     if tab[WORKABLE, b] and rl > 0:
         v += w[P_UTIL] * min(rl, 4) * building_use(s, tab, p, b, w)
@@ -543,12 +556,21 @@ def build_worth(s, tab, p, b, w):
 
 
 @njit(cache=True, _nrt=False)
+def owned_bonus(s, tab, p, worth):
+    """The end-game bonus of the buildings owned now, kept in worth[NT] for the decision."""
+    if np.isnan(worth[NT]):
+        worth[NT] = bonus_total(s, tab, p, -1, -1)
+    return worth[NT]
+
+
+@njit(cache=True, _nrt=False)
 def build_value(s, tab, p, b, cost, w, worth):
-    """Points from constructing ``b`` for ``cost`` discards. ``worth`` holds each card's
-    build_worth once it is known (NaN before): a placement asks for the same card's building
-    from its keep value and from every construction workplace, and that was most of its time."""
+    """Points from constructing ``b`` for ``cost`` discards. ``worth`` (WORTH_SIZE long, NaN
+    until known) holds each card's build_worth and, at NT, the bonus of the buildings owned: a
+    placement asks for the same card's building from its keep value and from every construction
+    workplace, and that was most of its time."""
     if np.isnan(worth[b]):
-        worth[b] = build_worth(s, tab, p, b, w)
+        worth[b] = build_worth(s, tab, p, b, w, worth)
     v = worth[b]
     items = s.hand[p, CONS]
     from_items = min(items, cost)
@@ -774,7 +796,8 @@ def jitter(w, luck, share):
             w[i] *= 1.0 + share * (2.0 * u - 1.0)
 
 
-SCRATCH_FIXED = NT + (NT + 1)  # the building worths and the keep values, in decide's scratch
+WORTH_SIZE = NT + 1  # build_value's memo of a decision: each building's worth, the owned bonus
+SCRATCH_FIXED = WORTH_SIZE + (NT + 1)  # the memo and the keep values, in decide's scratch
 
 
 @njit(cache=True, _nrt=False)
@@ -785,11 +808,11 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
     p = seat
     nw = params.shape[0]
     w = scratch[:nw]
-    worth = scratch[nw:nw + NT]
-    keep = scratch[nw + NT:nw + 2 * NT + 1]
+    worth = scratch[nw:nw + WORTH_SIZE]
+    keep = scratch[nw + WORTH_SIZE:nw + SCRATCH_FIXED]
     per_option = scratch[nw + SCRATCH_FIXED:]
     fill_weights(w, params, s.n == 1)
-    for i in range(NT):
+    for i in range(WORTH_SIZE):
         worth[i] = np.nan
     if s.n == 1 and s.mode == MODE_PLAYOUT and params[P_SOLO_JITTER] > 0:
         jitter(w, s.luck, params[P_SOLO_JITTER])

@@ -7,7 +7,7 @@ import pytest
 
 from nesim.cards import load_game
 from nesim.kernel import batch, core
-from nesim.kernel.tables import NT, STATE, build_table
+from nesim.kernel.tables import STATE, build_table
 from nesim.registry import param_matrix, resolve
 from strategies import strong
 
@@ -122,7 +122,7 @@ def test_a_mechanical_doll_is_worth_the_wage_free_actions_it_has_left():
     without[strong.P_DOLL] = 0.0
 
     def value(card, weights):
-        return strong.build_value(st[0], tab, 0, card, 3, weights, np.full(NT, np.nan))
+        return strong.build_value(st[0], tab, 0, card, 3, weights, np.full(strong.WORTH_SIZE, np.nan))
 
     extra = []
     for rnd in (1, 5, 9):

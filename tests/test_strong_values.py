@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from nesim.cards import load_game
 from nesim.kernel import core
-from nesim.kernel.tables import (C_DOUBLE_CITY, C_WORLDWIDE, CONS, E_CONSTRUCT, EA, EFFECT,
-                                 END_A, END_B, END_KIND, NT, R, R_NTYPES, R_ROUNDS, SELLABLE, STATE,
-                                 build_table)
+from nesim.kernel.tables import (AGRI, ASSET, C_DOUBLE_CITY, C_WORLDWIDE, CONS, E_CONSTRUCT, EA,
+                                 EFFECT, END_A, END_B, END_KIND, IND, LOCK, R, R_NTYPES, R_ROUNDS,
+                                 SELLABLE, STATE, build_table)
 from strategies import strong
 
 GAMES = ("progress", "mecenat", "glory")
@@ -73,10 +73,23 @@ def test_counts_over_held_kinds_match_every_kind(h):
                                                    for b in every if tab[SELLABLE, b])
 
 
+def counts_over_every_kind(s, tab, extra):
+    """icon_counts for seat 0 with ``extra`` added, by a loop over every kind."""
+    nb, agri, ind, lock, agri_v, ind_v = int(s["bld_n"][0]) + (extra >= 0), 0, 0, 0, 0, 0
+    for b in range(int(tab[R, R_NTYPES])):
+        k = int(s["bld"][0, b]) + (1 if b == extra else 0)
+        agri += k * bool(tab[AGRI, b])
+        ind += k * bool(tab[IND, b])
+        lock += k * bool(tab[LOCK, b])
+        agri_v += k * int(tab[ASSET, b]) * bool(tab[AGRI, b])
+        ind_v += k * int(tab[ASSET, b]) * bool(tab[IND, b])
+    return nb, agri, ind, lock, agri_v, ind_v
+
+
 def bonus_over_every_kind(s, tab, extra):
     """The end-game bonus of seat 0's buildings with ``extra`` added, by the scoring rules'
     functions over every kind."""
-    counts = core.icon_counts(s, tab, 0, extra)
+    counts = counts_over_every_kind(s, tab, extra)
     total = 0
     for b in range(int(tab[R, R_NTYPES])):
         k = int(s["bld"][0, b]) + (1 if b == extra else 0)
@@ -85,6 +98,14 @@ def bonus_over_every_kind(s, tab, extra):
                                     *counts, s["hand_n"][0], s["hand"][0, CONS], s["workers"][0],
                                     s["vp"][0])
     return total
+
+
+@SETTINGS
+@given(holdings(), st.integers(-1, 30))
+def test_icon_counts_over_held_kinds_match_every_kind(h, extra):
+    _, s, tab = h
+    extra = extra if extra < tab[R, R_NTYPES] else -1
+    assert core.icon_counts(s, tab, 0, extra) == counts_over_every_kind(s, tab, extra)
 
 
 @SETTINGS
@@ -101,10 +122,10 @@ def test_keep_values_and_discard_cost_follow_the_hand(h, k):
     _, s, tab = h
     ntypes = int(tab[R, R_NTYPES])
     w = weights(s["n"])
-    keep = strong.keep_values(s, tab, 0, w, np.full(NT, np.nan), np.full(ntypes + 1, -7.0))
+    keep = strong.keep_values(s, tab, 0, w, np.full(strong.WORTH_SIZE, np.nan), np.full(ntypes + 1, -7.0))
     for c in range(ntypes + 1):
         cid = CONS if c == ntypes else c
-        expected = strong.hand_value(s, tab, 0, cid, w, np.full(NT, np.nan)) if s["hand"][0, cid] else 0.0
+        expected = strong.hand_value(s, tab, 0, cid, w, np.full(strong.WORTH_SIZE, np.nan)) if s["hand"][0, cid] else 0.0
         assert keep[c] == expected
     # discarding k cards costs the k lowest keep values among the cards held, copies counted
     held = sorted(keep[c] for c in range(ntypes + 1)
@@ -131,8 +152,8 @@ def test_the_best_construction_is_the_best_over_every_kind_and_pair(h):
                     continue
                 if core.construct_payable(s, tab, 0, terms, a, b):
                     cost = core.construct_cost(s, tab, 0, terms, a, b)
-                    v = strong.build_value(s, tab, 0, a, cost, w, np.full(NT, np.nan))
+                    v = strong.build_value(s, tab, 0, a, cost, w, np.full(strong.WORTH_SIZE, np.nan))
                     if b >= 0:
-                        v += strong.build_value(s, tab, 0, b, 0, w, np.full(NT, np.nan))
+                        v += strong.build_value(s, tab, 0, b, 0, w, np.full(strong.WORTH_SIZE, np.nan))
                     best = max(best, v)
-        assert strong.best_construction(s, tab, 0, terms, w, np.full(NT, np.nan)) == best
+        assert strong.best_construction(s, tab, 0, terms, w, np.full(strong.WORTH_SIZE, np.nan)) == best

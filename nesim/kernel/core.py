@@ -1427,7 +1427,10 @@ def icon_counts(s, tab, p, extra):
     counts the end-game bonuses read, with one more building ``extra`` (-1: none)."""
     nb = s.bld_n[p] + (1 if extra >= 0 else 0)
     agri = ind = lock = agri_v = ind_v = 0
-    for b in range(tab[R, R_NTYPES]):
+    m = s.bld_mask[p] | (np.int64(1) << extra if extra >= 0 else np.int64(0))
+    while m:  # the kinds owned (and extra) only: strategies ask this for every building they weigh
+        b = lowest_bit(m)
+        m &= m - 1
         k = s.bld[p, b] + (1 if b == extra else 0)
         if k:
             if tab[AGRI, b]:
