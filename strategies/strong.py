@@ -54,11 +54,11 @@ build, 19 at 32 with 32, the default 0.45; the one with 16 about 35 s a Progress
 Mecenat one. The same moves now take about 1/1.7 of those times (32 with 32: 10-13 s a Glory
 game). Before the halving, 8 futures per candidate gave +10.4 ± 2.0 points in Glory (200
 games), +16.8 ± 3.5 in Progress and +18.2 ± 3.8 in Mecenat (100 games each). ``solo_nest=9``, the
-whole game, was as good in Glory over 60 games and slower still; nesting in rounds 1-4 only or
-5-9 only, or trying only the three options strong values most at each nested decision, was
-cheaper and lost 7 to 24 points (experiments/results/strong-glory-solo.md). None of this is the default: at
-twenty to forty times the time, strong's 10,000-game figures would take more than a day of two
-cores for each game to measure again.
+whole game, was as good in Glory over 60 games and slower still; nesting over two rounds, in
+rounds 1-4 only or 5-9 only, or trying only the three options strong values most at each nested
+decision, was cheaper and lost 7 to 24 points (experiments/results/strong-glory-solo.md). None of
+this is the default: at twenty to forty times the time, strong's 10,000-game figures would take
+more than a day of two cores for each game to measure again.
 Two- to four-player play is unchanged by any of this.
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),

@@ -122,7 +122,8 @@ def test_a_mechanical_doll_is_worth_the_wage_free_actions_it_has_left():
     without[strong.P_DOLL] = 0.0
 
     def value(card, weights):
-        return strong.build_value(st[0], tab, 0, card, 3, weights, np.full(strong.WORTH_SIZE, np.nan))
+        memo = np.full(strong.WORTH_SIZE, np.nan)
+        return strong.build_value(st[0], tab, 0, card, 3, weights, memo)
 
     extra = []
     for rnd in (1, 5, 9):

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from nesim.cards import load_game
 from nesim.kernel import core
 from nesim.kernel.tables import (AGRI, ASSET, C_DOUBLE_CITY, C_WORLDWIDE, CONS, E_CONSTRUCT, EA,
-                                 EFFECT, END_A, END_B, END_KIND, IND, LOCK, R, R_NTYPES, R_ROUNDS,
-                                 SELLABLE, STATE, build_table)
+                                 EFFECT, END_A, END_B, END_KIND, IND, LOCK, ONBUILD, ONBUILD_DOLL,
+                                 R, R_NTYPES, R_ROUNDS, SELLABLE, STATE, WORKABLE, build_table)
 from strategies import strong
 
 GAMES = ("progress", "mecenat", "glory")
@@ -49,6 +49,11 @@ def weights(n):
     w = np.array(list(strong.PARAMS.values()))
     strong.fill_weights(w, w.copy(), n == 1)
     return w
+
+
+def memo():
+    """A fresh build_value memo, as decide starts each decision with."""
+    return np.full(strong.WORTH_SIZE, np.nan)
 
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -122,10 +127,10 @@ def test_keep_values_and_discard_cost_follow_the_hand(h, k):
     _, s, tab = h
     ntypes = int(tab[R, R_NTYPES])
     w = weights(s["n"])
-    keep = strong.keep_values(s, tab, 0, w, np.full(strong.WORTH_SIZE, np.nan), np.full(ntypes + 1, -7.0))
+    keep = strong.keep_values(s, tab, 0, w, memo(), np.full(ntypes + 1, -7.0))
     for c in range(ntypes + 1):
         cid = CONS if c == ntypes else c
-        expected = strong.hand_value(s, tab, 0, cid, w, np.full(strong.WORTH_SIZE, np.nan)) if s["hand"][0, cid] else 0.0
+        expected = strong.hand_value(s, tab, 0, cid, w, memo()) if s["hand"][0, cid] else 0.0
         assert keep[c] == expected
     # discarding k cards costs the k lowest keep values among the cards held, copies counted
     held = sorted(keep[c] for c in range(ntypes + 1)
@@ -152,8 +157,29 @@ def test_the_best_construction_is_the_best_over_every_kind_and_pair(h):
                     continue
                 if core.construct_payable(s, tab, 0, terms, a, b):
                     cost = core.construct_cost(s, tab, 0, terms, a, b)
-                    v = strong.build_value(s, tab, 0, a, cost, w, np.full(strong.WORTH_SIZE, np.nan))
+                    v = strong.build_value(s, tab, 0, a, cost, w, memo())
                     if b >= 0:
-                        v += strong.build_value(s, tab, 0, b, 0, w, np.full(strong.WORTH_SIZE, np.nan))
+                        v += strong.build_value(s, tab, 0, b, 0, w, memo())
                     best = max(best, v)
-        assert strong.best_construction(s, tab, 0, terms, w, np.full(strong.WORTH_SIZE, np.nan)) == best
+        assert strong.best_construction(s, tab, 0, terms, w, memo()) == best
+
+
+@SETTINGS
+@given(holdings())
+def test_a_building_is_worth_what_it_adds_to_the_bonuses_owned(h):
+    """For a building with no bonus of its own, its worth beyond asset value and later use is
+    what it adds to the bonus of the buildings owned, exactly; one memo serves every building,
+    as in a decision."""
+    _, s, tab = h
+    w = weights(s["n"])
+    shared = memo()
+    base = strong.bonus_total(s, tab, 0, -1, -1)
+    rl = strong.rounds_left(s, tab)
+    for b in range(int(tab[R, R_NTYPES])):
+        if tab[END_KIND, b] or tab[ONBUILD, b] == ONBUILD_DOLL:
+            continue
+        use = w[strong.P_UTIL] * min(rl, 4) * strong.building_use(s, tab, 0, b, w) \
+            if tab[WORKABLE, b] and rl > 0 else 0.0
+        added = strong.bonus_total(s, tab, 0, b, -1) - base
+        assert np.isclose(strong.build_value(s, tab, 0, b, 0, w, shared),
+                          tab[ASSET, b] + w[strong.P_BONUS] * added + use, rtol=0, atol=1e-9)
