@@ -11,6 +11,12 @@ and Mechanical Dolls at the end), then the difference B - A of the score and of 
 each with its 95% interval (Student's t on the paired differences, nesim.stats).
 Nothing is written. A strategy's solo search is slow (strong: 1.5-3 games a second on a core),
 so keep ``--solo`` in the hundreds and use ``--jobs 2``.
+
+With ``--saved`` nothing is played: A and B name folders of slices saved by
+``measure_strategies.py --save``, and the games both hold are paired by seed, game by game (the
+score and clear-rate difference as above, and how many games only A or only B cleared):
+
+    .venv/bin/python experiments/compare_solo.py --saved experiments/results/strong-nest-sub32-solo-5ed6614 experiments/results/strong-nest2-sub32-solo-e008169
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ import sys
 
 import numpy as np
 
-from measure_strategies import GAMES, parse_games, solo_players
+from pathlib import Path
+
+from measure_strategies import GAMES, parse_games, pooled_slices, solo_players
 from nesim.errors import NesimError
 from nesim.kernel import core
 from nesim.registry import resolve
@@ -41,10 +49,49 @@ def report(game: str, a: str, b: str, seeds: np.ndarray, rows_a: np.ndarray, row
         cells = " ".join(fmt.format(rows[:, f].mean()) for _, f, fmt in COLUMNS)
         lines.append(f"{tag} {spec:{width}s}{cells}")
     for name, f, unit in (("score", core.F_SCORE, "{:+.2f}"), ("clear", core.F_CLEARED, "{:+.3f}")):
-        d, se, lo, hi, p = paired_mean_diff(rows_b[:, f], rows_a[:, f])
-        lines.append(f"B - A {name}: {unit.format(d)} (se {se:.3f}, 95% {unit.format(lo)} to "
-                     f"{unit.format(hi)}, p {p:.3g})")
+        lines.append(difference_lines(rows_a[:, f], rows_b[:, f], name, unit))
     return "\n".join(lines)
+
+
+def difference_lines(a: np.ndarray, b: np.ndarray, name: str, unit: str) -> str:
+    d, se, lo, hi, p = paired_mean_diff(b, a)
+    return (f"B - A {name}: {unit.format(d)} (se {se:.3f}, 95% {unit.format(lo)} to "
+            f"{unit.format(hi)}, p {p:.3g})")
+
+
+def one_spec_a_game(folder: Path) -> dict[str, tuple[str, dict[str, np.ndarray]]]:
+    """The saved slices of ``folder`` by game; a folder must hold one spec for each game."""
+    if not folder.is_dir():
+        raise ValueError(f"no folder {folder}")
+    by_game: dict[str, tuple[str, dict[str, np.ndarray]]] = {}
+    for (spec, game), d in pooled_slices(folder).items():
+        if game in by_game:
+            raise ValueError(f"{folder} holds more than one spec for {game}; pair one at a time")
+        by_game[game] = (spec, d)
+    return by_game
+
+
+def saved_report(folder_a: Path, folder_b: Path) -> str:
+    """The saved games of two folders paired by seed, for every game both hold."""
+    saved_a, saved_b = one_spec_a_game(folder_a), one_spec_a_game(folder_b)
+    parts = []
+    for game in (g for g in GAMES if g in saved_a and g in saved_b):
+        (spec_a, a), (spec_b, b) = saved_a[game], saved_b[game]
+        seeds, ia, ib = np.intersect1d(a["seeds"], b["seeds"], return_indices=True)
+        if len(seeds) < 2:
+            continue
+        lines = [f"{game}: {len(seeds)} solo games saved in both, seeds {int(seeds[0])}-{int(seeds[-1])}"]
+        for tag, spec, d, i in (("A", spec_a, a, ia), ("B", spec_b, b, ib)):
+            lines.append(f"{tag} {spec}: score {d['scores'][i].mean():.1f}, clear {d['cleared'][i].mean():.3f}")
+        ca, cb = a["cleared"][ia].astype(bool), b["cleared"][ib].astype(bool)
+        lines.append(difference_lines(a["scores"][ia].astype(float), b["scores"][ib].astype(float),
+                                      "score", "{:+.2f}"))
+        lines.append(difference_lines(ca.astype(float), cb.astype(float), "clear", "{:+.3f}"))
+        lines.append(f"cleared by A only: {int((ca & ~cb).sum())}, by B only: {int((cb & ~ca).sum())}")
+        parts.append("\n".join(lines))
+    if not parts:
+        raise ValueError(f"{folder_a} and {folder_b} share no game with two or more seeds")
+    return "\n".join(parts)
 
 
 def main() -> None:
@@ -55,7 +102,16 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="the first seed")
     ap.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all three)")
     ap.add_argument("--jobs", type=int, default=1, help="processes sharing the seeds")
+    ap.add_argument("--saved", action="store_true",
+                    help="a and b are folders of saved solo slices, paired by seed; nothing is played")
     args = ap.parse_args()
+    if args.saved:
+        try:
+            print(saved_report(Path(args.a), Path(args.b)))
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            sys.exit(2)
+        return
     try:
         games = parse_games(args.games)
         if args.solo < 2 or args.first < 0:

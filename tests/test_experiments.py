@@ -91,6 +91,32 @@ def test_compare_solo_plays_both_specs_on_the_same_seeds():
     assert d < -50 and lo < d < hi < 0
 
 
+def test_compare_solo_pairs_saved_slices_as_it_pairs_played_games(tmp_path):
+    """--saved pairs two folders' games by seed and gives what playing both specs on those seeds
+    gives; only the seeds both folders hold are paired."""
+    for spec, folder, first in (("greedy", "a", 100), ("random", "b", 100), ("random", "c", 106)):
+        r = measure("--solo", "12", "--first", str(first), "--games", "glory", "--save",
+                    str(tmp_path / folder), spec)
+        assert r.returncode == 0, r.stderr[-2000:]
+    saved = compare("--saved", str(tmp_path / "a"), str(tmp_path / "b"))
+    played = compare("greedy", "random", "--solo", "12", "--first", "100", "--games", "glory")
+    assert saved.returncode == 0 and played.returncode == 0, saved.stderr[-2000:]
+    assert "12 solo games saved in both, seeds 100-111" in saved.stdout
+    assert differences(saved.stdout) == differences(played.stdout)
+    assert differences(saved.stdout)["score"][0] < -20  # B - A: random far behind greedy
+    part = compare("--saved", str(tmp_path / "a"), str(tmp_path / "c"))
+    assert "6 solo games saved in both, seeds 106-111" in part.stdout
+    same = compare("--saved", str(tmp_path / "a"), str(tmp_path / "a"))
+    assert differences(same.stdout) == {"score": (0.0, 0.0, 0.0), "clear": (0.0, 0.0, 0.0)}
+    # a folder with two specs for a game cannot be paired, nor a folder that is not there
+    for f in (tmp_path / "a").glob("*.npz"):
+        (tmp_path / "c" / f.name).write_bytes(f.read_bytes())
+    for args, word in (((tmp_path / "a", tmp_path / "c"), "more than one spec"),
+                       ((tmp_path / "a", tmp_path / "nothing"), "no folder")):
+        r = compare("--saved", *map(str, args))
+        assert r.returncode == 2 and word in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("args, word", [(("greedy", "nosuch"), "nosuch"),
                                         (("greedy", "greedy:reserve=x"), "reserve"),
                                         (("greedy", "greedy", "--games", "chess"), "chess"),
