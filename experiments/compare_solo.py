@@ -49,11 +49,11 @@ def report(game: str, a: str, b: str, seeds: np.ndarray, rows_a: np.ndarray, row
         cells = " ".join(fmt.format(rows[:, f].mean()) for _, f, fmt in COLUMNS)
         lines.append(f"{tag} {spec:{width}s}{cells}")
     for name, f, unit in (("score", core.F_SCORE, "{:+.2f}"), ("clear", core.F_CLEARED, "{:+.3f}")):
-        lines.append(difference_lines(rows_a[:, f], rows_b[:, f], name, unit))
+        lines.append(difference_line(rows_a[:, f], rows_b[:, f], name, unit))
     return "\n".join(lines)
 
 
-def difference_lines(a: np.ndarray, b: np.ndarray, name: str, unit: str) -> str:
+def difference_line(a: np.ndarray, b: np.ndarray, name: str, unit: str) -> str:
     d, se, lo, hi, p = paired_mean_diff(b, a)
     return (f"B - A {name}: {unit.format(d)} (se {se:.3f}, 95% {unit.format(lo)} to "
             f"{unit.format(hi)}, p {p:.3g})")
@@ -84,9 +84,9 @@ def saved_report(folder_a: Path, folder_b: Path) -> str:
         for tag, spec, d, i in (("A", spec_a, a, ia), ("B", spec_b, b, ib)):
             lines.append(f"{tag} {spec}: score {d['scores'][i].mean():.1f}, clear {d['cleared'][i].mean():.3f}")
         ca, cb = a["cleared"][ia].astype(bool), b["cleared"][ib].astype(bool)
-        lines.append(difference_lines(a["scores"][ia].astype(float), b["scores"][ib].astype(float),
+        lines.append(difference_line(a["scores"][ia].astype(float), b["scores"][ib].astype(float),
                                       "score", "{:+.2f}"))
-        lines.append(difference_lines(ca.astype(float), cb.astype(float), "clear", "{:+.3f}"))
+        lines.append(difference_line(ca.astype(float), cb.astype(float), "clear", "{:+.3f}"))
         lines.append(f"cleared by A only: {int((ca & ~cb).sum())}, by B only: {int((cb & ~ca).sum())}")
         parts.append("\n".join(lines))
     if not parts:

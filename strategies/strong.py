@@ -74,8 +74,8 @@ from nesim.kernel.core import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_SHORT
                                GOLDEN, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_PLACE, K_SELL, LOOKAHEAD,
                                MODE_PLAYOUT, OWN, PAIR, block_newest, bonus, construct_cost,
                                construct_payable, current_cost, hand_limit, icon_counts,
-                               lowest_bit, mix64, option_card, public_open, sale_price, terms_allow,
-                               units_left, worker_cap)
+                               lowest_bit, mix64, option_card, owned_with, public_open, sale_price,
+                               terms_allow, units_left, worker_cap)
 from nesim.kernel.tables import (ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_BUILDING_CO,
                                  C_COLONY, C_CONTRACTOR, C_DOUBLE_CITY, C_SKYSCRAPER, C_TEMPLE,
                                  C_WORLDWIDE, EA, EB, EFFECT, END_A, END_AGRI_AND_IND,
@@ -241,7 +241,7 @@ def bonus_sum(s, tab, p, extra, counts):
     (icon_counts with ``extra``), for a caller that has them already."""
     nb, agri, ind, lock, agri_v, ind_v = counts
     total = 0
-    m = s.bld_mask[p] | (np.int64(1) << extra if extra >= 0 else 0)
+    m = owned_with(s, p, extra)
     while m:
         b = lowest_bit(m)
         m &= m - 1

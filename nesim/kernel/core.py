@@ -1421,13 +1421,19 @@ def bonus(kind, a, b, nb, agri, ind, lock, agri_v, ind_v, hand, items, workers, 
     return 0  # double_vp and forgive_unpaid change other parts of the score
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def owned_with(s, p, extra):
+    """Bit mask of the kinds of building seat p owns, with ``extra`` added (-1: none)."""
+    return s.bld_mask[p] | (np.int64(1) << extra if extra >= 0 else np.int64(0))
+
+
 @njit(cache=True, _nrt=False)
 def icon_counts(s, tab, p, extra):
     """Seat p's (buildings, agriculture, industry, lock, agriculture value, industry value), the
     counts the end-game bonuses read, with one more building ``extra`` (-1: none)."""
     nb = s.bld_n[p] + (1 if extra >= 0 else 0)
     agri = ind = lock = agri_v = ind_v = 0
-    m = s.bld_mask[p] | (np.int64(1) << extra if extra >= 0 else np.int64(0))
+    m = owned_with(s, p, extra)
     while m:  # the kinds owned (and extra) only: strategies ask this for every building they weigh
         b = lowest_bit(m)
         m &= m - 1
