@@ -1,0 +1,395 @@
+"""Learn corrections to strong's one-ply values from the choices of a searched solo game.
+
+    .venv/bin/python experiments/learn_offsets.py teach --first 0 --count 500 --jobs 1 --out DIR
+    .venv/bin/python experiments/learn_offsets.py fit DIR --out T1.npy
+    .venv/bin/python experiments/learn_offsets.py teach --table T1.npy --first 1000 --count 500 --jobs 1 --out DIR2
+    .venv/bin/python experiments/learn_offsets.py judge T1.npy --first 6000 --count 400
+
+strong's solo search picks each placement, build and discard by playouts played with its own
+one-ply choices, and the search is only as good as those playouts. This is a step of policy
+improvement by imitation (expert iteration): learn from the searched game's choices a correction
+to the one-ply values, so that the playouts choose more as the search does, and search again.
+
+teach: plays solo games of ``--game`` with ``--spec`` (strong's default search unless told), with
+the corrections of ``--table`` if given, and keeps each game's decision log. Each log is then
+replayed by a recorder strategy, which answers from the log and writes, at every decision with two
+or more options, each option's one-ply value (strong's ``option_value``, solo weights without
+jitter), its card, the seat's position (strong's ``learned_state``) and whether the searched game
+chose it. A replay that strays from its game is dropped (none has yet).
+fit: a conditional logit of the chosen option per family of decision (placement, build, hand
+value for keeps and discards): slope x one-ply value + an offset per card and round + for
+placements a coefficient per card on each number of the position, penalised by ``--lam`` x the
+squared offsets, fitted on four games in five; the agreement with the searched choices is printed
+for the games held out. The offsets divided by their family's slope are points, written in
+thousandths as the rows strong reads below an extended card table (strategies/strong.py,
+``LEARNED_ROW``).
+judge: strong (``--spec``) with and without the corrections on the same solo seeds: each side's
+mean, clear rate, unpaid wages and workers, and the paired differences B - A.
+
+Several processes (``--jobs``) share the teacher's games; ``--jobs 1`` plays them in this process,
+and two such runs over different seeds use both cores. Results: experiments/results/
+strong-glory-solo.md, "Corrections learned from the searched games".
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+from joblib import Parallel, delayed
+from numba import njit
+from scipy.optimize import minimize
+
+from nesim.cards import load_game
+from nesim.kernel import batch, core
+from nesim.kernel.core import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, PAIR,
+                               STRATEGY_SIG, option_card)
+from nesim.kernel.tables import EA, LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table
+from nesim.registry import param_matrix, resolve
+from nesim.stats import paired_mean_diff
+from strategies.strong import (LEARNED_PHASES, LEARNED_ROW, LEARNED_STATE, SCRATCH_FIXED,
+                               WORTH_SIZE, fill_weights, keep_values, learned_state,
+                               option_value)
+
+NPARAM = 24
+# The recorder's parameter row: strong's parameters, its counts (NLOG..NDEC), the game's log from
+# LOG0, the rows it writes from OUT0.
+NLOG, NOUT, ERR, NDEC = 25, 26, 28, 29
+LOG0 = 32
+COLS = 7 + LEARNED_STATE  # decision, kind, round, card a, card b (-1), one-ply value, chosen, state numbers
+OUT0 = LOG0 + LOGMAX
+ROWS_MAX = 5000
+WIDTH = OUT0 + COLS * ROWS_MAX
+SLOTS = 3  # placement, build, hand value (keep and discard)
+
+
+@njit(cache=True, _nrt=False)
+def logged_entry(kind, opts, n, st, params):
+    """The index in the log of the entry answering this call: the replay logs every decision
+    as the game did (asked or not), so it is the next one the replay will write."""
+    at = st[0].n_log
+    if at >= int(params[NLOG]):
+        return -1
+    e = int(params[LOG0 + at])
+    if e >> 24 != kind:
+        return -1
+    if kind == K_SELL:
+        return at
+    for i in range(n):
+        if opts[i] == e & 0xFFFFF:
+            return at
+    return -1
+
+
+# Without reference counting, as strong's helpers are: an array one of them returns (keep_values)
+# would otherwise be released by a counting caller that never held it, corrupting the heap.
+@njit(cache=True, _nrt=False)
+def write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, w, scratch):
+    s = st[0]
+    worth = scratch[:WORTH_SIZE]
+    keep = scratch[WORTH_SIZE:]
+    fill_weights(w[:19], params[:19], True)
+    for i in range(WORTH_SIZE):
+        worth[i] = np.nan
+    if kind == K_PLACE:
+        keep_values(s, tab, seat, w, worth, keep)
+    terms = tab[EA, ctx[CTX_WORKPLACE]] if kind == K_BUILD else 0
+    dec = params[NDEC]
+    params[NDEC] += 1
+    for i in range(n):
+        r = int(params[NOUT])
+        if r >= ROWS_MAX:
+            params[ERR] = 2
+            return
+        v = opts[i]
+        a = v
+        b = -1
+        if kind == K_PLACE:
+            a = option_card(s, v)
+        elif kind == K_BUILD and v >= PAIR:
+            a = (v - PAIR) // NT
+            b = (v - PAIR) % NT
+        o = OUT0 + COLS * r
+        params[o] = dec
+        params[o + 1] = kind
+        params[o + 2] = s.round
+        params[o + 3] = a
+        params[o + 4] = b
+        params[o + 5] = option_value(kind, s, tab, seat, v, terms, w, keep, worth)
+        params[o + 6] = 1.0 if i == chosen else 0.0
+        for j in range(LEARNED_STATE):
+            params[o + 7 + j] = learned_state(s, tab, seat, j)
+        params[NOUT] = r + 1
+
+
+@njit(STRATEGY_SIG, cache=True)
+def recorder(kind, seat, opts, n, ctx, st, tab, params):
+    """A strategy that answers every decision as the logged game did, writing its rows."""
+    at = logged_entry(kind, opts, n, st, params)
+    if at < 0:
+        params[ERR] = 1
+        return 0
+    e = int(params[LOG0 + at])
+    v = e & 0xFFFFF
+    if kind == K_SELL:
+        mask = 0
+        for j in range(v):
+            card = int(params[LOG0 + at + 1 + j]) & 0xFFFFF
+            for i in range(n):
+                if not (mask >> i) & 1 and opts[i] == card:
+                    mask |= 1 << i
+                    break
+        return mask
+    chosen = 0
+    for i in range(n):
+        if opts[i] == v:
+            chosen = i
+            break
+    if kind == K_PLACE or kind == K_BUILD or kind == K_KEEP or kind == K_DISCARD:
+        write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, np.empty(NPARAM),
+                   np.empty(SCRATCH_FIXED))
+    return chosen
+
+
+def teach_slice(game: str, spec: str, seeds: np.ndarray, offsets=None) -> list[np.ndarray]:
+    """Each seed's recorded rows (an empty array when the replay strayed from the game)."""
+    data = load_game(game)
+    strat = resolve(spec)
+    tab = learned_table(game, offsets)
+    res = batch.play(data, 1, seeds, [strat.choose], param_matrix([strat]), with_log=True, table=tab)
+    out = []
+    for g, seed in enumerate(seeds):
+        params = np.zeros((4, WIDTH))
+        params[0, :NPARAM] = strat.param_row()
+        nlog = int(res.games[g, 4])
+        params[0, NLOG] = nlog
+        params[0, LOG0:LOG0 + nlog] = res.logs[g, :nlog]
+        again = batch.play(data, 1, [seed], [recorder], params, with_log=True, table=tab)
+        same = again.players[0, 0, core.F_SCORE] == res.players[g, 0, core.F_SCORE]
+        if params[0, ERR] or not same:
+            out.append(np.zeros((0, COLS + 1)))
+            continue
+        rows = params[0, OUT0:OUT0 + COLS * int(params[0, NOUT])].reshape(-1, COLS)
+        final = np.full((len(rows), 1), res.players[g, 0, core.F_SCORE], dtype=float)
+        out.append(np.hstack([rows, final]))
+    return out
+
+
+def teach(args) -> None:
+    seeds = np.arange(args.first, args.first + args.count, dtype=np.uint64)
+    parts = np.array_split(seeds, max(1, args.count // 10))
+    t0 = time.time()
+    offsets = np.load(args.table) if args.table else None
+    if args.jobs == 1:
+        done = [teach_slice(args.game, args.spec, p, offsets) for p in parts]
+    else:
+        done = Parallel(n_jobs=args.jobs)(delayed(teach_slice)(args.game, args.spec, p, offsets) for p in parts)
+    games = [g for part in done for g in part]
+    kept = [np.hstack([np.full((len(g), 1), i, dtype=float), g]) for i, g in enumerate(games) if len(g)]
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    path = Path(args.out) / f"{args.game}-{args.first}-{args.first + args.count - 1}.npy"
+    np.save(path, np.vstack(kept))
+    print(f"{len(kept)} of {len(games)} games replayed, {sum(map(len, kept))} rows, "
+          f"{time.time() - t0:.0f} s -> {path}")
+
+
+# ------------------------------------------------------------------ fit
+
+def design(rows: np.ndarray, rounds: int):
+    """Per-row group, slot, value, offset indices and sign; rows of one-option groups dropped."""
+    game, dec, kind, rnd, a, b, value, chosen = (rows[:, i] for i in range(8))
+    x = rows[:, 8:8 + LEARNED_STATE]
+    group = (game * 100000 + dec).astype(np.int64)
+    _, inv, counts = np.unique(group, return_inverse=True, return_counts=True)
+    keep = counts[inv] > 1
+    kind, rnd, a, b, value, chosen, inv, x = (y[keep] for y in (kind, rnd, a, b, value, chosen, inv, x))
+    _, inv = np.unique(inv, return_inverse=True)
+    order = np.argsort(inv, kind="stable")
+    kind, rnd, a, b, value, chosen, inv, x = (y[order] for y in (kind, rnd, a, b, value, chosen, inv, x))
+    slot = np.where(kind == K_PLACE, 0, np.where(kind == K_BUILD, 1, 2)).astype(np.int64)
+    phase = np.minimum(LEARNED_PHASES - 1, (rnd.astype(np.int64) - 1) * LEARNED_PHASES // rounds)
+    base = (slot * LEARNED_PHASES + phase) * NCOLS
+    ia = base + a.astype(np.int64)
+    ib = np.where(b >= 0, base + b.astype(np.int64), -1)
+    sign = np.where(kind == K_DISCARD, -1.0, 1.0)
+    starts = np.flatnonzero(np.r_[True, inv[1:] != inv[:-1]])
+    place = slot == 0
+    return dict(slot=slot, value=value, ia=ia, ib=ib, sign=sign, chosen=chosen, group=inv,
+                starts=starts, x=x * place[:, None], card=a.astype(np.int64))
+
+
+NOFF = SLOTS * LEARNED_PHASES * NCOLS + LEARNED_STATE * NCOLS
+NPHASE_OFF = SLOTS * LEARNED_PHASES * NCOLS
+
+
+def scores(theta, d):
+    a = theta[:SLOTS]
+    off = theta[SLOTS:]
+    extra = off[d["ia"]] + np.where(d["ib"] >= 0, off[np.maximum(d["ib"], 0)], 0.0)
+    beta = off[NPHASE_OFF:].reshape(LEARNED_STATE, NCOLS)
+    extra = extra + np.einsum("ij,ji->i", d["x"], beta[:, d["card"] % NCOLS])
+    return a[d["slot"]] * d["value"] + d["sign"] * extra
+
+
+def nll(theta, d, lam):
+    s = scores(theta, d)
+    starts = d["starts"]
+    gmax = np.maximum.reduceat(s, starts)
+    e = np.exp(s - gmax[d["group"]])
+    z = np.add.reduceat(e, starts)
+    p = e / z[d["group"]]
+    loss = np.sum(np.log(z) + gmax) - np.sum(s * d["chosen"])
+    r = p - d["chosen"]
+    grad = np.zeros_like(theta)
+    grad[:SLOTS] = np.bincount(d["slot"], weights=r * d["value"], minlength=SLOTS)
+    rs = r * d["sign"]
+    g_off = np.bincount(d["ia"], weights=rs, minlength=NOFF)
+    has_b = d["ib"] >= 0
+    g_off += np.bincount(d["ib"][has_b], weights=rs[has_b], minlength=NOFF)
+    for j in range(LEARNED_STATE):
+        g_off[NPHASE_OFF + j * NCOLS:NPHASE_OFF + (j + 1) * NCOLS] += np.bincount(
+            d["card"] % NCOLS, weights=rs * d["x"][:, j], minlength=NCOLS)
+    off = theta[SLOTS:]
+    grad[SLOTS:] = g_off + 2 * lam * off
+    return loss + lam * np.sum(off ** 2), grad
+
+
+def agreement(theta, d):
+    s = scores(theta, d)
+    starts = d["starts"]
+    gmax = np.maximum.reduceat(s, starts)
+    best_is_chosen = np.add.reduceat((s >= gmax[d["group"]]) * d["chosen"], starts) > 0
+    slots = d["slot"][starts]
+    return {k: float(best_is_chosen[slots == k].mean()) for k in range(SLOTS)}
+
+
+def slope_fit(d) -> np.ndarray:
+    """The parameters with every offset 0 and the slopes fitted alone."""
+    def loss(a):
+        value, grad = nll(np.r_[a, np.zeros(NOFF)], d, 0.0)
+        return value, grad[:SLOTS]
+
+    a = minimize(loss, np.full(SLOTS, 0.5), jac=True, method="L-BFGS-B").x
+    return np.r_[a, np.zeros(NOFF)]
+
+
+def fitted(d, lam: float, start: np.ndarray | None = None) -> np.ndarray:
+    """The slopes and offsets of the penalised conditional logit on design ``d``."""
+    if start is None:
+        start = slope_fit(d)
+    return minimize(nll, start, args=(d, lam), jac=True, method="L-BFGS-B").x
+
+
+def fit(args) -> None:
+    files = sorted(Path(args.folder).glob("*.npy"))
+    rows = np.vstack([np.load(p) for p in files])
+    starts = np.cumsum([0] + [len(np.load(p, mmap_mode="r")) for p in files])
+    for i in range(len(files)):
+        rows[starts[i]:starts[i + 1], 0] += 1e6 * i
+    rounds = int(build_table(load_game(args.game))[R, R_ROUNDS])
+    games = np.unique(rows[:, 0])
+    rng = np.random.default_rng(0)
+    test_games = set(rng.choice(games, size=len(games) // 5, replace=False).tolist())
+    is_test = np.isin(rows[:, 0], list(test_games))
+    train, test = design(rows[~is_test], rounds), design(rows[is_test], rounds)
+    only_slope = slope_fit(train)
+    theta = fitted(train, args.lam, only_slope)
+    print("slopes", np.round(theta[:SLOTS], 3))
+    for name, th in (("one-ply", np.r_[np.ones(SLOTS), np.zeros(NOFF)]),
+                     ("slope only", only_slope), ("offsets", theta)):
+        print(f"{name:10s} held-out agreement", {k: round(v, 3) for k, v in agreement(th, test).items()},
+              "train", {k: round(v, 3) for k, v in agreement(th, train).items()})
+    slopes = np.r_[np.repeat(theta[:SLOTS], LEARNED_PHASES), np.repeat(theta[0], LEARNED_STATE)]
+    off = theta[SLOTS:].reshape(SLOTS * LEARNED_PHASES + LEARNED_STATE, NCOLS) / slopes[:, None]
+    np.save(args.out, np.round(off * 1000).astype(np.int64))
+    data = load_game(args.game)
+    names = [b.key for b in data.buildings]
+    for k, name in enumerate(("place", "build", "hand")):
+        for ph in range(LEARNED_PHASES):
+            row = off[k * LEARNED_PHASES + ph]
+            big = np.argsort(-np.abs(row))[:6]
+            print(name, ph, ", ".join(f"{card_name(data, c, names)} {row[c]:+.1f}" for c in big if row[c]))
+
+
+def card_name(data, c, names):
+    from nesim.kernel.tables import COMMON0, COMMON_KEYS, CONS
+    if c < len(names):
+        return names[c]
+    if c == CONS:
+        return "item"
+    if COMMON0 <= c < COMMON0 + len(COMMON_KEYS):
+        return COMMON_KEYS[c - COMMON0]
+    return str(c)
+
+
+# ------------------------------------------------------------------ judge
+
+def learned_table(game: str, offsets: np.ndarray | None) -> np.ndarray:
+    tab = build_table(load_game(game))
+    if offsets is None:
+        return tab
+    assert tab.shape[0] == LEARNED_ROW
+    return np.vstack([tab, offsets])
+
+
+def judge_slice(game, spec, seeds, offsets):
+    strat = resolve(spec)
+    res = batch.play(load_game(game), 1, seeds, [strat.choose], param_matrix([strat]),
+                     table=learned_table(game, offsets))
+    return res.players[:, 0, :]
+
+
+def judge(args) -> None:
+    offsets = np.load(args.table) * args.scale
+    offsets = np.round(offsets).astype(np.int64)
+    seeds = np.arange(args.first, args.first + args.count, dtype=np.uint64)
+    parts = np.array_split(seeds, args.jobs * 4)
+    t0 = time.time()
+    res = {}
+    for tag, off in (("A", None), ("B", offsets)):
+        got = Parallel(n_jobs=args.jobs)(delayed(judge_slice)(args.game, args.spec, p, off) for p in parts)
+        res[tag] = np.vstack(got)
+        rows = res[tag]
+        print(f"{tag}: mean {rows[:, core.F_SCORE].mean():.1f}, clear {rows[:, core.F_CLEARED].mean():.3f}, "
+              f"unpaid {rows[:, core.F_UNPAID].mean():.2f}, workers {rows[:, core.F_WORKERS].mean():.2f}"
+              f"  ({time.time() - t0:.0f} s)")
+    for name, f in (("score", core.F_SCORE), ("clear", core.F_CLEARED)):
+        d, se, lo, hi, p = paired_mean_diff(res["B"][:, f], res["A"][:, f])
+        print(f"B - A {name}: {d:+.3f} (se {se:.3f}, 95% {lo:+.3f} to {hi:+.3f})")
+    if args.save:
+        np.savez(args.save, seeds=seeds, a=res["A"], b=res["B"])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("teach")
+    t.add_argument("--spec", default="strong")
+    t.add_argument("--game", default="glory")
+    t.add_argument("--first", type=int, default=0)
+    t.add_argument("--count", type=int, default=200)
+    t.add_argument("--jobs", type=int, default=2)
+    t.add_argument("--out", required=True)
+    t.add_argument("--table", help="offsets the teacher plays with (from fit)")
+    f = sub.add_parser("fit")
+    f.add_argument("folder")
+    f.add_argument("--game", default="glory")
+    f.add_argument("--lam", type=float, default=1.0)
+    f.add_argument("--out", required=True)
+    j = sub.add_parser("judge")
+    j.add_argument("table")
+    j.add_argument("--spec", default="strong")
+    j.add_argument("--game", default="glory")
+    j.add_argument("--first", type=int, default=5000)
+    j.add_argument("--count", type=int, default=200)
+    j.add_argument("--jobs", type=int, default=2)
+    j.add_argument("--scale", type=float, default=1.0)
+    j.add_argument("--save")
+    args = ap.parse_args()
+    {"teach": teach, "fit": fit, "judge": judge}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""strong's learned corrections (rows of an extended card table, strategies/strong.py LEARNED_ROW)
+and the experiment that learns them (experiments/learn_offsets.py): the rows reach the right
+decisions with the right sign, a replayed searched game records exactly the choices it made, and
+the fit recovers a preference planted in its data."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nesim.cards import load_game
+from nesim.kernel import core
+from nesim.kernel.core import K_BUILD, K_DISCARD, K_PLACE
+from nesim.kernel.tables import MAXOPTS, NCOLS, STATE, build_table
+from strategies import strong
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
+import learn_offsets  # noqa: E402
+
+ROWS = strong.LEARNED_PLACE_STATE - strong.LEARNED_ROW + strong.LEARNED_STATE
+
+
+def solo_state(tab, seed=3, rnd=4):
+    s = np.zeros(1, dtype=STATE)
+    core.setup(s[0], tab, 1, seed)
+    s[0]["round"] = rnd
+    return s
+
+
+def extended(tab, row, card, points):
+    extra = np.zeros((ROWS, tab.shape[1]), dtype=np.int64)
+    extra[row, card] = int(points * 1000)
+    return np.vstack([tab, extra])
+
+
+def ask(kind, opts, st, tab, workplace=0):
+    """strong's one-ply answer (as inside a playout) to a decision among ``opts``."""
+    ctx = np.zeros(MAXOPTS, dtype=np.int64)
+    ctx[core.CTX_WORKPLACE] = workplace
+    params = np.array(list(strong.PARAMS.values()))
+    params[list(strong.PARAMS).index("solo_playouts")] = 0
+    st[0]["playout"] = 1
+    o = np.zeros(MAXOPTS, dtype=np.int64)
+    o[:len(opts)] = opts
+    return strong.choose(kind, 0, o, len(opts), ctx, st, tab, params)
+
+
+def test_a_correction_for_a_discarded_card_keeps_it_and_one_for_a_build_builds_it():
+    tab = build_table(load_game("glory"))
+    st = solo_state(tab)
+    hand = [c for c in range(int(tab[core.R, core.R_NTYPES]))][:2]
+    for c in hand:
+        core.add_to_hand(st[0], 0, c, 1)
+    phase = int(strong.learned_phase(st[0], tab))
+    plain = ask(K_DISCARD, hand, st, tab)
+    kept = hand[plain]  # strong discards hand[plain]; a large keep correction on it must save it
+    hand_row = 2 * strong.LEARNED_PHASES + phase
+    assert ask(K_DISCARD, hand, st, extended(tab, hand_row, kept, 50.0)) != plain
+    assert ask(K_DISCARD, hand, st, extended(tab, hand_row, hand[1 - plain], 50.0)) == plain
+    # a correction in another phase's row changes nothing
+    other = 2 * strong.LEARNED_PHASES + (phase + 1) % strong.LEARNED_PHASES
+    assert ask(K_DISCARD, hand, st, extended(tab, other, kept, 50.0)) == plain
+
+
+def test_a_placement_correction_can_depend_on_the_position():
+    tab = build_table(load_game("glory"))
+    st = solo_state(tab)
+    opts = np.zeros(MAXOPTS, dtype=np.int64)
+    n = core.placement_options(st[0], tab, 0, opts, np.zeros(MAXOPTS, dtype=np.int64))
+    opts = opts[:n]
+    assert n >= 2
+    plain = ask(K_PLACE, opts, st, tab)
+    target = (plain + 1) % n
+    card = int(core.option_card(st[0], opts[target]))
+    money_row = strong.LEARNED_PLACE_STATE - strong.LEARNED_ROW + 4  # learned_state 4: money / 10
+    table = extended(tab, money_row, card, 100.0)
+    st[0]["money"][0] = 10
+    assert ask(K_PLACE, opts, st, table) == target
+    st[0]["money"][0] = 0  # the same coefficient is worth nothing without money
+    assert ask(K_PLACE, opts, st, table) == plain
+
+
+def test_a_replayed_searched_game_records_the_choices_it_made():
+    seeds = np.arange(40, 43, dtype=np.uint64)
+    games = learn_offsets.teach_slice("glory", "strong:solo_playouts=4,solo_sub_playouts=4", seeds)
+    assert all(len(g) for g in games), "a replay strayed from its game"
+    for g in games:
+        dec, chosen = g[:, 0], g[:, 6]
+        per_decision = np.bincount(dec.astype(int), weights=chosen)
+        assert np.all(per_decision[np.unique(dec.astype(int))] == 1)
+        assert set(np.unique(g[:, 1]).astype(int)) <= {K_PLACE, K_BUILD, K_DISCARD, core.K_KEEP}
+
+
+def test_the_fit_recovers_a_planted_preference():
+    rng = np.random.default_rng(1)
+    rows = []
+    favoured = 5
+    for d in range(3000):
+        cards = rng.choice(20, size=4, replace=False)
+        values = rng.normal(0, 3, size=4)
+        utility = values + np.where(cards == favoured, 4.0, 0.0) + rng.gumbel(size=4)
+        best = int(np.argmax(utility))
+        for i in range(4):
+            rows.append([0, d, K_BUILD, 5, cards[i], -1, values[i], float(i == best)]
+                        + [0.0] * strong.LEARNED_STATE + [0.0])
+    d = learn_offsets.design(np.array(rows), 9)
+    theta = learn_offsets.fitted(d, lam=1.0)
+    a = theta[1]
+    base = (1 * strong.LEARNED_PHASES + int((5 - 1) * strong.LEARNED_PHASES // 9)) * NCOLS
+    offsets = theta[learn_offsets.SLOTS:][base:base + 20] / a
+    assert 2.5 < offsets[favoured] < 5.5  # planted 4 points, against a slope of about 1
+    assert np.all(np.abs(np.delete(offsets, favoured)) < 1.5)
