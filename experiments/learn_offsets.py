@@ -49,11 +49,12 @@ from nesim.kernel.core import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLAC
 from nesim.kernel.tables import EA, LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table
 from nesim.registry import param_matrix, resolve
 from nesim.stats import paired_mean_diff
-from strategies.strong import (LEARNED_PHASES, LEARNED_ROW, LEARNED_STATE, SCRATCH_FIXED,
+from strategies.strong import (LEARNED_PHASES, LEARNED_ROW, LEARNED_STATE, PARAMS, SCRATCH_FIXED,
                                WORTH_SIZE, fill_weights, keep_values, learned_state,
                                option_value)
 
 NPARAM = 24
+NSTRONG = len(PARAMS)  # strong's parameters, at the head of the recorder's row
 # The recorder's parameter row: strong's parameters, its counts (NLOG..NDEC), the game's log from
 # LOG0, the rows it writes from OUT0.
 NLOG, NOUT, ERR, NDEC = 25, 26, 28, 29
@@ -87,10 +88,12 @@ def logged_entry(kind, opts, n, st, params):
 # would otherwise be released by a counting caller that never held it, corrupting the heap.
 @njit(cache=True, _nrt=False)
 def write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, w, scratch):
+    """One row per option (COLS numbers) after the rows already in ``params``; ``w`` and
+    ``scratch`` are room for strong's weights and its memo and keep values."""
     s = st[0]
     worth = scratch[:WORTH_SIZE]
     keep = scratch[WORTH_SIZE:]
-    fill_weights(w[:19], params[:19], True)
+    fill_weights(w[:NSTRONG], params[:NSTRONG], True)
     for i in range(WORTH_SIZE):
         worth[i] = np.nan
     if kind == K_PLACE:

@@ -66,7 +66,7 @@ point that ``decide`` adds to every one-ply value: per card and round for placem
 hand values, and for placements per card and number of the seat's position (``learned_state``).
 The tables the runner builds have none, so strong plays as described above; the corrections are
 learned and judged by experiments/learn_offsets.py, which fits them to the choices of searched
-games (in Glory solo, +9.6 points and 22.8% clear against 8.5% over 400 paired games;
+games (in Glory solo, +9.7 points and 19.4% clear against 9.1% over 1400 paired games;
 experiments/results/strong-glory-solo.md).
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),

@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from nesim.cards import load_game
 from nesim.kernel import core
 from nesim.kernel.core import K_BUILD, K_DISCARD, K_PLACE
-from nesim.kernel.tables import MAXOPTS, NCOLS, STATE, build_table
+from nesim.kernel.tables import CARPENTER, MAXOPTS, NCOLS, STATE, build_table
 from strategies import strong
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
@@ -51,7 +50,7 @@ def ask(kind, opts, st, tab, workplace=0):
 def test_a_correction_for_a_discarded_card_keeps_it_and_one_for_a_build_builds_it():
     tab = build_table(load_game("glory"))
     st = solo_state(tab)
-    hand = [c for c in range(int(tab[core.R, core.R_NTYPES]))][:2]
+    hand = [0, 1]
     for c in hand:
         core.add_to_hand(st[0], 0, c, 1)
     phase = int(strong.learned_phase(st[0], tab))
@@ -60,9 +59,15 @@ def test_a_correction_for_a_discarded_card_keeps_it_and_one_for_a_build_builds_i
     hand_row = 2 * strong.LEARNED_PHASES + phase
     assert ask(K_DISCARD, hand, st, extended(tab, hand_row, kept, 50.0)) != plain
     assert ask(K_DISCARD, hand, st, extended(tab, hand_row, hand[1 - plain], 50.0)) == plain
-    # a correction in another phase's row changes nothing
+    # a correction in another round's row changes nothing
     other = 2 * strong.LEARNED_PHASES + (phase + 1) % strong.LEARNED_PHASES
     assert ask(K_DISCARD, hand, st, extended(tab, other, kept, 50.0)) == plain
+    # builds read their own rows: a correction there turns the Carpenter's choice
+    built = ask(K_BUILD, hand, st, tab, workplace=CARPENTER)
+    build_row = strong.LEARNED_PHASES + phase
+    passed_over = hand[1 - built]
+    assert ask(K_BUILD, hand, st, extended(tab, build_row, passed_over, 50.0), CARPENTER) == 1 - built
+    assert ask(K_BUILD, hand, st, extended(tab, hand_row, passed_over, 50.0), CARPENTER) == built
 
 
 def test_a_placement_correction_can_depend_on_the_position():
