@@ -44,8 +44,8 @@ from scipy.optimize import minimize
 
 from nesim.cards import load_game
 from nesim.kernel import batch, core
-from nesim.kernel.core import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, PAIR,
-                               STRATEGY_SIG, option_card)
+from nesim.kernel.core import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL,
+                               STRATEGY_SIG, build_cards, option_card)
 from nesim.kernel.tables import EA, LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table
 from nesim.registry import param_matrix, resolve
 from nesim.stats import paired_mean_diff
@@ -92,7 +92,7 @@ def write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, w, scratch):
     ``scratch`` are room for strong's weights and its memo and keep values."""
     s = st[0]
     worth = scratch[:WORTH_SIZE]
-    keep = scratch[WORTH_SIZE:]
+    keep = scratch[WORTH_SIZE:WORTH_SIZE + NT + 1]
     fill_weights(w[:NSTRONG], params[:NSTRONG], True)
     for i in range(WORTH_SIZE):
         worth[i] = np.nan
@@ -111,9 +111,8 @@ def write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, w, scratch):
         b = -1
         if kind == K_PLACE:
             a = option_card(s, v)
-        elif kind == K_BUILD and v >= PAIR:
-            a = (v - PAIR) // NT
-            b = (v - PAIR) % NT
+        elif kind == K_BUILD:
+            a, b = build_cards(v)
         o = OUT0 + COLS * r
         params[o] = dec
         params[o + 1] = kind

@@ -9,14 +9,14 @@ with changed cards still play sensibly.
 
 from numba import njit
 
-from nesim.kernel.api import (CTX_SHORT, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, PAIR,
+from nesim.kernel.api import (CTX_SHORT, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, build_cards,
                               option_card)
 from nesim.kernel.core import cheapest_sufficient_sale
 from nesim.kernel.tables import (ASSET, CONS, CR_IF_VP, CR_KIND, EA, EB, EFFECT, END_A, END_B,
                                  END_DOUBLE_VP, END_KIND, END_MIN_VP, E_CAFE, E_CONSTRUCT, E_DISCARD_DRAW,
                                  E_DISCARD_MONEY, E_DRAW, E_DRAW_VP, E_FARM_RESORT, E_FILL_HAND,
                                  E_HIRE_UPTO, E_ITEMS_VP, E_LOTTERY, E_MONEY, E_MUSEUM_GLORY,
-                                 E_RELICS_WP, E_SCHOOL, E_TAKE_ITEMS, E_TECH_COLLEGE, NT, R, R_ROUNDS,
+                                 E_RELICS_WP, E_SCHOOL, E_TAKE_ITEMS, E_TECH_COLLEGE, R, R_ROUNDS,
                                  R_WAGES)
 
 # weight indices
@@ -81,9 +81,8 @@ def card_worth(tab, b, w):
 
 @njit(cache=True)
 def build_worth(tab, v, w):
-    if v >= PAIR:
-        return card_worth(tab, (v - PAIR) // NT, w) + card_worth(tab, (v - PAIR) % NT, w)
-    return card_worth(tab, v, w)
+    a, b = build_cards(v)
+    return card_worth(tab, a, w) + (card_worth(tab, b, w) if b >= 0 else 0.0)
 
 
 @njit(cache=True)

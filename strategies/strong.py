@@ -80,7 +80,7 @@ from numba import njit
 from nesim.kernel.api import STRATEGY_SIG, without_spare
 from nesim.kernel.core import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_SHORT, CTX_WORKPLACE,
                                GOLDEN, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_PLACE, K_SELL, LOOKAHEAD,
-                               MODE_PLAYOUT, OWN, PAIR, block_newest, bonus, construct_cost,
+                               MODE_PLAYOUT, OWN, block_newest, bonus, build_cards, construct_cost,
                                construct_payable, current_cost, hand_limit, icon_counts,
                                lowest_bit, mix64, option_card, owned_with, public_open, sale_price,
                                terms_allow, units_left, worker_cap)
@@ -806,20 +806,31 @@ def jitter(w, luck, share):
             w[i] *= 1.0 + share * (2.0 * u - 1.0)
 
 
+# Learned corrections (experiment): rows LEARNED_ROW on of an extended card table hold, in
+# thousandths of a point, an offset per card and round for placements, builds and hand values,
+# then, for placements, a coefficient per card on each of the LEARNED_STATE numbers of
+# learned_state (the seat's position), so that a workplace's correction can depend on it.
+LEARNED_ROW = NROWS
+LEARNED_PHASES = 9
+LEARNED_STATE = 8
+LEARNED_PLACE_STATE = LEARNED_ROW + 3 * LEARNED_PHASES
+
 WORTH_SIZE = NT + 1  # build_value's memo of a decision: each building's worth, the owned bonus
-SCRATCH_FIXED = WORTH_SIZE + (NT + 1)  # the memo and the keep values, in decide's scratch
+SCRATCH_FIXED = WORTH_SIZE + (NT + 1) + LEARNED_STATE  # the memo, the keep values, the position
 
 
 @njit(cache=True, _nrt=False)
 def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
     """choose's answer; ``scratch`` is room for the weights (one per parameter), the building
-    worths (NaN: not yet known), the keep values and one value per option."""
+    worths (NaN: not yet known), the keep values, the position the learned corrections read and
+    one value per option."""
     s = st[0]
     p = seat
     nw = params.shape[0]
     w = scratch[:nw]
     worth = scratch[nw:nw + WORTH_SIZE]
-    keep = scratch[nw + WORTH_SIZE:nw + SCRATCH_FIXED]
+    keep = scratch[nw + WORTH_SIZE:nw + WORTH_SIZE + NT + 1]
+    position = scratch[nw + WORTH_SIZE + NT + 1:nw + SCRATCH_FIXED]
     per_option = scratch[nw + SCRATCH_FIXED:]
     fill_weights(w, params, s.n == 1)
     for i in range(WORTH_SIZE):
@@ -854,10 +865,14 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
     if kind == K_PLACE:
         keep_values(s, tab, p, w, worth, keep)
     learned = tab.shape[0] > LEARNED_ROW
+    phase = npos = 0
+    if learned:  # the round's rows and the position are the same for every option
+        phase = learned_phase(s, tab)
+        npos = learned_position(s, tab, p, kind, position)
     for i in range(n):
         val = option_value(kind, s, tab, p, opts[i], terms, w, keep, worth)
         if learned:
-            val += learned_offset(kind, s, tab, p, opts[i])
+            val += learned_offset(kind, s, tab, opts[i], phase, position, npos)
         if val > best_v:
             best_v = val
             best = i
@@ -871,11 +886,7 @@ def option_value(kind, s, tab, p, v, terms, w, keep, worth):
     if kind == K_PLACE:
         return place_gain(s, tab, p, v, w, keep, worth)
     if kind == K_BUILD:
-        a = v
-        b = -1
-        if v >= PAIR:
-            a = (v - PAIR) // NT
-            b = (v - PAIR) % NT
+        a, b = build_cards(v)
         val = build_value(s, tab, p, a, construct_cost(s, tab, p, terms, a, b), w, worth)
         if b >= 0:
             val += build_value(s, tab, p, b, 0, w, worth)
@@ -885,16 +896,6 @@ def option_value(kind, s, tab, p, v, terms, w, keep, worth):
     if kind == K_DISCARD:
         return -hand_value(s, tab, p, v, w, worth)
     return 0.0
-
-
-# Learned corrections (experiment): rows LEARNED_ROW on of an extended card table hold, in
-# thousandths of a point, an offset per card and round for placements, builds and hand values,
-# then, for placements, a coefficient per card on each of the LEARNED_STATE numbers of
-# learned_state (the seat's position), so that a workplace's correction can depend on it.
-LEARNED_ROW = NROWS
-LEARNED_PHASES = 9
-LEARNED_STATE = 8
-LEARNED_PLACE_STATE = LEARNED_ROW + 3 * LEARNED_PHASES
 
 
 @njit(cache=True, _nrt=False)
@@ -926,20 +927,33 @@ def learned_state(s, tab, p, j):
 
 
 @njit(cache=True, _nrt=False)
-def learned_offset(kind, s, tab, p, v):
-    """The correction, in points, the table's learned rows add to option v's one-ply value."""
-    ph = learned_phase(s, tab)
+def learned_position(s, tab, p, kind, position):
+    """Fills position[:k] with the numbers of the seat's position a placement's correction reads
+    (k: as many as the table has rows for, none for other decisions) and returns k."""
+    k = 0
+    if kind == K_PLACE:
+        k = max(0, min(LEARNED_STATE, tab.shape[0] - LEARNED_PLACE_STATE))
+    for j in range(k):
+        position[j] = learned_state(s, tab, p, j)
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def learned_offset(kind, s, tab, v, ph, position, npos):
+    """The correction, in points, the table's learned rows add to option v's one-ply value in
+    phase ``ph``, with ``position[:npos]`` from learned_position."""
     if kind == K_PLACE:
         card = option_card(s, v)
         off = float(tab[LEARNED_ROW + ph, card])
-        for j in range(min(LEARNED_STATE, tab.shape[0] - LEARNED_PLACE_STATE)):
-            off += tab[LEARNED_PLACE_STATE + j, card] * learned_state(s, tab, p, j)
+        for j in range(npos):
+            off += tab[LEARNED_PLACE_STATE + j, card] * position[j]
         return off / 1000.0
     if kind == K_BUILD:
-        if v >= PAIR:
-            return (tab[LEARNED_ROW + LEARNED_PHASES + ph, (v - PAIR) // NT]
-                    + tab[LEARNED_ROW + LEARNED_PHASES + ph, (v - PAIR) % NT]) / 1000.0
-        return tab[LEARNED_ROW + LEARNED_PHASES + ph, v] / 1000.0
+        a, b = build_cards(v)
+        off = tab[LEARNED_ROW + LEARNED_PHASES + ph, a]
+        if b >= 0:
+            off += tab[LEARNED_ROW + LEARNED_PHASES + ph, b]
+        return off / 1000.0
     if kind == K_KEEP:
         return tab[LEARNED_ROW + 2 * LEARNED_PHASES + ph, v] / 1000.0
     if kind == K_DISCARD:

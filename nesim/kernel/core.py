@@ -526,16 +526,21 @@ def pay_cost(st, tab, fns, params, log, buf, p, cost, worth):
             used_building = True
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def build_cards(v):
+    """The card (a, b) a BUILD value names: a pair from PAIR up, else (v, -1)."""
+    if v >= PAIR:
+        return (v - PAIR) // NT, (v - PAIR) % NT
+    return v, -1
+
+
 @njit(cache=True, _nrt=False)
 def construct(st, tab, fns, params, log, buf, p, terms, workplace):
     s = st[0]
     n = build_options(s, tab, p, terms, buf[0])
     buf[2, CTX_WORKPLACE] = workplace
     v = ask(st, tab, fns, params, log, buf, K_BUILD, p, n)
-    a, b = v, -1
-    if v >= PAIR:
-        a = (v - PAIR) // NT
-        b = (v - PAIR) % NT
+    a, b = build_cards(v)
     cost = construct_cost(s, tab, p, terms, a, b)  # every cost is read before anything is placed
     remove_from_hand(s, p, a)
     if b >= 0:
