@@ -4,6 +4,7 @@
     .venv/bin/python experiments/learn_offsets.py fit DIR --out T1.npy
     .venv/bin/python experiments/learn_offsets.py teach --table T1.npy --first 1000 --count 500 --jobs 1 --out DIR2
     .venv/bin/python experiments/learn_offsets.py judge T1.npy --first 6000 --count 400
+    .venv/bin/python experiments/learn_offsets.py export T1.npy --out strategies/strong_learned/glory.csv
 
 strong's solo search picks each placement, build and discard by playouts played with its own
 one-ply choices, and the search is only as good as those playouts. This is a step of policy
@@ -24,7 +25,10 @@ for the games held out. The offsets divided by their family's slope are points, 
 thousandths as the rows strong reads below an extended card table (strategies/strong.py,
 ``LEARNED_ROW``).
 judge: strong (``--spec``) with and without the corrections on the same solo seeds: each side's
-mean, clear rate, unpaid wages and workers, and the paired differences B - A.
+mean, clear rate, unpaid wages and workers, and the paired differences B - A. The tables it
+builds carry only the rows of ``TABLE`` (none for A), whatever strategies/strong_learned holds.
+export: writes a table of corrections as the file strong plays with by default in that game
+(strategies/strong_learned/<game>.csv, cards named by key; strategies/strong.py, table_rows).
 
 Several processes (``--jobs``) share the teacher's games; ``--jobs 1`` plays them in this process,
 and two such runs over different seeds use both cores. Results: experiments/results/
@@ -50,8 +54,8 @@ from nesim.kernel.tables import EA, LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table
 from nesim.registry import param_matrix, resolve
 from nesim.stats import paired_mean_diff
 from strategies.strong import (LEARNED_PHASES, LEARNED_ROW, LEARNED_STATE, PARAMS, SCRATCH_FIXED,
-                               WORTH_SIZE, fill_weights, keep_values, learned_state,
-                               option_value)
+                               WORTH_SIZE, fill_weights, keep_values, learned_state, option_value,
+                               write_table_rows)
 
 NPARAM = 24
 NSTRONG = len(PARAMS)  # strong's parameters, at the head of the recorder's row
@@ -326,6 +330,11 @@ def card_name(data, c, names):
     return str(c)
 
 
+def export(args) -> None:
+    lines = write_table_rows(load_game(args.game), np.load(args.table), Path(args.out))
+    print(f"{args.out}: {lines} corrections")
+
+
 # ------------------------------------------------------------------ judge
 
 def learned_table(game: str, offsets: np.ndarray | None) -> np.ndarray:
@@ -380,6 +389,10 @@ def main() -> None:
     f.add_argument("--game", default="glory")
     f.add_argument("--lam", type=float, default=1.0)
     f.add_argument("--out", required=True)
+    e = sub.add_parser("export")
+    e.add_argument("table")
+    e.add_argument("--game", default="glory")
+    e.add_argument("--out", required=True)
     j = sub.add_parser("judge")
     j.add_argument("table")
     j.add_argument("--spec", default="strong")
@@ -390,7 +403,7 @@ def main() -> None:
     j.add_argument("--scale", type=float, default=1.0)
     j.add_argument("--save")
     args = ap.parse_args()
-    {"teach": teach, "fit": fit, "judge": judge}[args.cmd](args)
+    {"teach": teach, "fit": fit, "judge": judge, "export": export}[args.cmd](args)
 
 
 if __name__ == "__main__":

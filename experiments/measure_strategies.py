@@ -40,7 +40,7 @@ from joblib import Parallel, delayed
 
 from nesim.cards import load_game
 from nesim.kernel import batch, core
-from nesim.registry import modules, param_matrix, resolve
+from nesim.registry import game_table, modules, param_matrix, resolve
 from nesim.stats import wilson_interval
 
 GAMES = ("progress", "mecenat", "glory")
@@ -49,7 +49,9 @@ GAMES = ("progress", "mecenat", "glory")
 def play(game: str, specs: list[str], seeds: np.ndarray) -> batch.BatchResult:
     strategies = [resolve(s) for s in specs]
     params = param_matrix(strategies)
-    res = batch.play(load_game(game), len(specs), seeds, [s.choose for s in strategies], params)
+    data = load_game(game)
+    res = batch.play(data, len(specs), seeds, [s.choose for s in strategies], params,
+                     table=game_table(data, strategies))
     assert not res.games[:, 3].any(), f"kernel error flags in {game} {specs}"
     return res
 

@@ -126,13 +126,12 @@ def _traced_game(data, log):
 
 def _kernel_log(data, n: int, specs, seed: int):
     """Plays one game in the kernel with the given strategies and returns its decision log."""
-    import numpy as np
-
     from nesim.kernel import batch
-    from nesim.registry import param_matrix
+    from nesim.registry import game_table, param_matrix
 
     params = param_matrix(specs)
-    res = batch.play(data, n, [seed], [s.choose for s in specs], params, with_log=True)
+    res = batch.play(data, n, [seed], [s.choose for s in specs], params, with_log=True,
+                     table=game_table(data, specs))
     return res.decision_log(0), res
 
 

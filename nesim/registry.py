@@ -2,7 +2,8 @@
 
 A spec is ``name`` or ``name:param=value,param=value`` (``greedy:reserve=8,build_bias=1.5``).
 Each strategy module defines ``NAME``, ``DESCRIPTION`` (one line), ``PARAMS`` (name -> default)
-and ``choose``, compiled with ``@njit(STRATEGY_SIG, cache=True)``; see strategies/README.md.
+and ``choose``, compiled with ``@njit(STRATEGY_SIG, cache=True)``, and may define ``table_rows``
+(rows of its own data for the card table, see :func:`game_table`); see strategies/README.md.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from nesim.cards import GameData
 from nesim.errors import NesimError
 from nesim.kernel.batch import MAXPARAMS
 
@@ -27,6 +29,7 @@ class Strategy:
     defaults: dict[str, float]
     choose: Any  # the compiled decision function
     values: tuple[float, ...]  # every parameter, in the order of PARAMS
+    table_rows: Any = None  # data -> rows for below the card table, or None; see game_table
 
     @property
     def label(self) -> str:
@@ -91,7 +94,30 @@ def resolve(spec: str) -> Strategy:
             values[key] = float(raw)
         except ValueError:
             raise NesimError(f"strategy {name}: parameter {key} must be a number, got {raw!r}") from None
-    return Strategy(name, mod.DESCRIPTION, dict(mod.PARAMS), mod.choose, tuple(values.values()))
+    return Strategy(name, mod.DESCRIPTION, dict(mod.PARAMS), mod.choose, tuple(values.values()),
+                    getattr(mod, "table_rows", None))
+
+
+def game_table(data: GameData, strategies: "list[Strategy]") -> np.ndarray:
+    """The card table the kernel plays ``data`` from with these strategies at the table: the
+    game's own rows, then the rows of its own data a strategy brings (``table_rows(data)``,
+    e.g. strong's learned corrections), which it reads from row ``NROWS`` on.
+
+    Every strategy that brings rows reads them at the same place, so a mix may hold only one
+    such strategy (any number of its seats).
+    """
+    from nesim.kernel.tables import build_table
+
+    table = build_table(data)
+    bringers = {s.name: s.table_rows for s in strategies if s.table_rows is not None}
+    if len(bringers) > 1:
+        raise NesimError(f"strategies {' and '.join(sorted(bringers))} both add rows to the card table; "
+                         "a game may seat only one of them")
+    for rows_of in bringers.values():
+        rows = rows_of(data)
+        if rows is not None:
+            table = np.vstack([table, rows.astype(np.int64)])
+    return table
 
 
 def resolve_seats(spec: str, n: int) -> list[Strategy]:

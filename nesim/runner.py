@@ -83,6 +83,13 @@ def rotation(strategies: tuple[str, ...], i: int) -> list[str]:
 # ---------------------------------------------------------------------------- one chunk
 
 
+def unit_table(unit: Unit, data: GameData) -> np.ndarray:
+    """The card table the unit's games are played from, with the rows its strategies bring."""
+    from nesim.registry import game_table, resolve
+
+    return game_table(data, [resolve(spec) for spec in sorted(set(unit.strategies))])
+
+
 def play_games(unit: Unit, data: GameData, table: np.ndarray, seed: int, indices: np.ndarray,
                with_log: bool = False):
     """Plays the unit's games of the given indices; returns one merged BatchResult-like record."""
@@ -360,9 +367,7 @@ def run(units: list[Unit], out: str | Path, seed: int, *, jobs: int = 1, backend
     config = make_config(units, seed, chunk_size, baseline)
     manifest = prepare_output(out, resume, force)
     datas = [u.data() for u in units]
-    from nesim.kernel.tables import build_table
-
-    tables = [build_table(d) for d in datas]
+    tables = [unit_table(u, d) for u, d in zip(units, datas)]
     if manifest is not None:
         check_resumable(manifest, config, out)
         verify_done_chunks(out, manifest, warn)
@@ -429,10 +434,8 @@ def find_game(manifest: dict, game_id: int) -> tuple[Unit, int]:
 
 def regenerate(manifest: dict, game_id: int):
     """Plays one stored game again; returns (unit, data, its DecisionLog, kernel players array)."""
-    from nesim.kernel.tables import build_table
-
     unit, i = find_game(manifest, game_id)
     data = unit.data()
-    res = play_games(unit, data, build_table(data), manifest["config"]["seed"],
+    res = play_games(unit, data, unit_table(unit, data), manifest["config"]["seed"],
                      np.array([i], dtype=np.int64), with_log=True)
     return unit, data, res.decision_log(0), res

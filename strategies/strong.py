@@ -74,9 +74,13 @@ never by its key, so variants with changed cards play sensibly. The evaluator is
 here so that it does not depend on the weights and helpers other strategies share.
 """
 
+import csv
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
+from nesim.cards import GameData
 from nesim.kernel.api import STRATEGY_SIG, without_spare
 from nesim.kernel.core import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_SHORT, CTX_WORKPLACE,
                                GOLDEN, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_PLACE, K_SELL, LOOKAHEAD,
@@ -97,10 +101,9 @@ from nesim.kernel.tables import (ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_B
                                  E_DRAW_VP, E_FARM_RESORT, E_FARM_VILLAGE, E_FILL_HAND,
                                  E_FISH_FARM, E_HIRE_UPTO, E_IRONWORK, E_ITEMS_VP, E_LOTTERY,
                                  E_MINE, E_MONEY, E_MUSEUM_GLORY, E_QUARRY, E_RELICS_WP, E_SCHOOL,
-                                 E_TAKE_ITEMS, E_TECH_COLLEGE, NEED, NT, ONBUILD,
-                                 ONBUILD_DOLL, R,
-                                 NROWS, R_NTYPES, R_ROUNDS, R_UNPAID_PENALTY, R_VP_POINTS, R_VP_SET,
-                                 R_WAGES, SELLABLE, WORKABLE)
+                                 E_TAKE_ITEMS, E_TECH_COLLEGE, NCOLS, NEED, NROWS, NT, ONBUILD,
+                                 ONBUILD_DOLL, R, R_NTYPES, R_ROUNDS, R_UNPAID_PENALTY, R_VP_POINTS,
+                                 R_VP_SET, R_WAGES, SELLABLE, WORKABLE, card_ids)
 
 NAME = "strong"
 DESCRIPTION = ("One-ply evaluation of every option in points, with wage and hiring safety rules; in solo,"
@@ -125,10 +128,11 @@ PARAMS = {
     "solo_sub_playouts": 32.0,  # solo: playouts per candidate for a build, discard or keep
     "solo_jitter": 0.3,  # solo: share by which each playout's weights may differ from these
     "solo_nest": 0.0,  # solo: rounds (this one first) over which each playout searches its own line
+    "learned": 1.0,  # solo: scale on the corrections learned from searched games (0: none)
 }
 (P_RESERVE, P_BUILD, P_CARD, P_ITEM, P_ACTION, P_HIRE_UNTIL, P_HIRE_BIAS, P_VP, P_BONUS, P_URGENT,
  P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS, P_DOLL, P_SOLO_PLAYOUTS, P_SOLO_SUB,
- P_SOLO_JITTER, P_SOLO_NEST) = range(19)
+ P_SOLO_JITTER, P_SOLO_NEST, P_LEARNED) = range(20)
 ITEM_KEEP = 0.6  # keep value of a card in hand, as a share of a new one
 KEEP_BUILD = 0.4  # share of the building a card would make, in its keep value
 LIMIT_WASTE = 0.85  # share of a card's value lost when it goes over the hand limit
@@ -815,6 +819,61 @@ LEARNED_PHASES = 9
 LEARNED_STATE = 8
 LEARNED_PLACE_STATE = LEARNED_ROW + 3 * LEARNED_PHASES
 
+LEARNED_FAMILIES = ("place", "build", "hand")  # a row per phase each, in this order
+LEARNED_STATE_NAMES = ("short_now", "workers", "hand", "units_left", "money", "items", "vp",
+                       "short_two")  # the numbers of learned_state, in its order
+LEARNED_DIR = Path(__file__).with_name("strong_learned")
+
+
+def learned_row(family: str, index: str) -> int:
+    """The table row of one line of a corrections file: a family of LEARNED_FAMILIES with its
+    phase (0 to LEARNED_PHASES - 1), or ``place_state`` with a name of LEARNED_STATE_NAMES."""
+    if family == "place_state":
+        return LEARNED_PLACE_STATE + LEARNED_STATE_NAMES.index(index)
+    phase = int(index)
+    if not 0 <= phase < LEARNED_PHASES:
+        raise ValueError(f"phase {phase} outside 0-{LEARNED_PHASES - 1}")
+    return LEARNED_ROW + LEARNED_FAMILIES.index(family) * LEARNED_PHASES + phase
+
+
+def table_rows(data: GameData) -> np.ndarray | None:
+    """The learned corrections for ``data``'s game as the rows strong reads below the card table,
+    from ``strong_learned/<game>.csv`` (None when the game has no such file).
+
+    The file names cards by key, so a variant of the game keeps the corrections of the cards it
+    still has; a card it adds gets none, and a line for a card it lacks is skipped.
+    """
+    path = LEARNED_DIR / f"{data.game}.csv"
+    if not path.exists():
+        return None
+    ids = card_ids(data)
+    rows = np.zeros((LEARNED_PLACE_STATE + LEARNED_STATE - LEARNED_ROW, NCOLS), dtype=np.int64)
+    with path.open(newline="") as f:
+        for line in csv.DictReader(f):
+            if line["card"] in ids:
+                row = learned_row(line["family"], line["index"]) - LEARNED_ROW
+                rows[row, ids[line["card"]]] = int(line["millipoints"])
+    return rows
+
+
+
+def write_table_rows(data: GameData, rows: np.ndarray, path: Path) -> int:
+    """Writes learned rows (as table_rows returns them) to a corrections file, one line per card
+    with a correction; returns the number of lines."""
+    keys = {cid: key for key, cid in card_ids(data).items()}
+    names = [(f, str(ph)) for f in LEARNED_FAMILIES for ph in range(LEARNED_PHASES)]
+    names += [("place_state", name) for name in LEARNED_STATE_NAMES]
+    lines = 0
+    with path.open("w", newline="") as f:
+        out = csv.writer(f, lineterminator="\n")
+        out.writerow(["family", "index", "card", "millipoints"])
+        for row, (family, index) in enumerate(names):
+            for cid in np.nonzero(rows[row])[0]:
+                out.writerow([family, index, keys[int(cid)], int(rows[row, cid])])
+                lines += 1
+    return lines
+
+
 WORTH_SIZE = NT + 1  # build_value's memo of a decision: each building's worth, the owned bonus
 SCRATCH_FIXED = WORTH_SIZE + (NT + 1) + LEARNED_STATE  # the memo, the keep values, the position
 
@@ -864,7 +923,7 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
     terms = tab[EA, ctx[CTX_WORKPLACE]] if kind == K_BUILD else 0
     if kind == K_PLACE:
         keep_values(s, tab, p, w, worth, keep)
-    learned = tab.shape[0] > LEARNED_ROW
+    learned = s.n == 1 and tab.shape[0] > LEARNED_ROW and params[P_LEARNED] != 0
     phase = npos = 0
     if learned:  # the round's rows and the position are the same for every option
         phase = learned_phase(s, tab)
@@ -872,7 +931,7 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
     for i in range(n):
         val = option_value(kind, s, tab, p, opts[i], terms, w, keep, worth)
         if learned:
-            val += learned_offset(kind, s, tab, opts[i], phase, position, npos)
+            val += params[P_LEARNED] * learned_offset(kind, s, tab, opts[i], phase, position, npos)
         if val > best_v:
             best_v = val
             best = i

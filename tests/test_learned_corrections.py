@@ -1,19 +1,28 @@
 """strong's learned corrections (rows of an extended card table, strategies/strong.py LEARNED_ROW)
 and the experiment that learns them (experiments/learn_offsets.py): the rows reach the right
-decisions with the right sign, a replayed searched game records exactly the choices it made, and
-the fit recovers a preference planted in its data."""
+decisions with the right sign, a replayed searched game records exactly the choices it made, the
+fit recovers a preference planted in its data, and the runner seats strong in Glory solo with the
+corrections of strategies/strong_learned/glory.csv (and only there)."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
 
 from nesim.cards import load_game
-from nesim.kernel import core
+from nesim.cli import cli
+from nesim.errors import NesimError
+from nesim.kernel import batch, core
 from nesim.kernel.core import K_BUILD, K_DISCARD, K_PLACE
-from nesim.kernel.tables import CARPENTER, MAXOPTS, NCOLS, STATE, build_table
+from nesim.kernel.tables import CARPENTER, MAXOPTS, NCOLS, STATE, build_table, card_ids
+from nesim.registry import game_table, param_matrix, resolve
+from nesim.rng import game_seeds
 from strategies import strong
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
@@ -118,3 +127,81 @@ def test_the_fit_recovers_a_planted_preference():
     offsets = theta[learn_offsets.SLOTS:][base:base + 20] / a
     assert 2.5 < offsets[favoured] < 5.5  # planted 4 points, against a slope of about 1
     assert np.all(np.abs(np.delete(offsets, favoured)) < 1.5)
+
+
+# ------------------------------------------------------------- the corrections strong plays with
+
+RESULTS = Path(__file__).resolve().parents[1] / "experiments/results/learned-corrections-glory"
+
+
+def test_the_glory_file_holds_the_judged_round_two_corrections_and_other_games_have_none():
+    rows = strong.table_rows(load_game("glory"))
+    assert np.array_equal(rows, np.load(RESULTS / "t2.npy"))
+    assert strong.table_rows(load_game("progress")) is None
+    assert strong.table_rows(load_game("mecenat")) is None
+
+
+def test_a_corrections_file_reads_back_what_was_written(tmp_path, monkeypatch):
+    data = load_game("glory")
+    rng = np.random.default_rng(5)
+    rows = np.zeros((ROWS, NCOLS), dtype=np.int64)
+    ids = sorted(card_ids(data).values())
+    for _ in range(200):
+        rows[rng.integers(ROWS), rng.choice(ids)] = rng.integers(-20000, 20000)
+    monkeypatch.setattr(strong, "LEARNED_DIR", tmp_path)
+    lines = strong.write_table_rows(data, rows, tmp_path / "glory.csv")
+    assert lines == np.count_nonzero(rows)
+    assert np.array_equal(strong.table_rows(data), rows)
+    # a card the game lacks is skipped, and the other lines still land
+    with (tmp_path / "glory.csv").open("a") as f:
+        f.write("place_state,money,no_such_card,5000\n")
+    assert np.array_equal(strong.table_rows(data), rows)
+
+
+def test_the_table_carries_strong_rows_only_where_strong_sits():
+    glory = load_game("glory")
+    plain = build_table(glory)
+    with_strong = game_table(glory, [resolve("greedy"), resolve("strong:learned=0")])
+    assert with_strong.shape == (plain.shape[0] + ROWS, NCOLS)
+    assert np.array_equal(with_strong[:plain.shape[0]], plain)
+    assert np.array_equal(game_table(glory, [resolve("greedy"), resolve("random")]), plain)
+    assert np.array_equal(game_table(load_game("progress"), [resolve("strong")]), build_table(load_game("progress")))
+
+
+def test_two_strategies_that_bring_rows_cannot_share_a_game():
+    other = dataclasses.replace(resolve("greedy"), name="other", table_rows=strong.table_rows)
+    with pytest.raises(NesimError, match="other and strong"):
+        game_table(load_game("glory"), [resolve("strong"), other])
+
+
+def solo_games(spec, table, seeds):
+    s = resolve(spec)
+    res = batch.play(load_game("glory"), 1, seeds, [s.choose], param_matrix([s]), table=table)
+    return res.players[:, 0, :]
+
+
+def test_the_runner_plays_glory_solo_with_the_corrections_and_learned_0_turns_them_off(tmp_path):
+    seeds = game_seeds(7, 1, np.arange(3))
+    glory = load_game("glory")
+    table = game_table(glory, [resolve("strong")])
+    corrected = solo_games("strong", table, seeds)
+    plain = solo_games("strong", build_table(glory), seeds)
+    assert not np.array_equal(corrected, plain)
+    assert np.array_equal(solo_games("strong:learned=0", table, seeds), plain)
+    out = tmp_path / "ds"
+    r = CliRunner().invoke(cli, ["simulate", "--game", "glory", "--players", "1", "--games", "3",
+                                 "--strategies", "strong", "--seed", "7", "--out", str(out), "--quiet"])
+    assert r.exit_code == 0, r.output
+    scores = pd.read_parquet(out / "players").sort_values("game_id").score.to_numpy()
+    assert np.array_equal(scores, corrected[:, core.F_SCORE])
+
+
+def test_the_corrections_leave_two_player_games_alone():
+    glory = load_game("glory")
+    s = resolve("strong")
+    seeds = np.arange(30, dtype=np.uint64)
+    a = batch.play(glory, 2, seeds, [s.choose] * 2, param_matrix([s, s]), with_log=True,
+                   table=game_table(glory, [s]))
+    b = batch.play(glory, 2, seeds, [s.choose] * 2, param_matrix([s, s]), with_log=True,
+                   table=build_table(glory))
+    assert np.array_equal(a.logs, b.logs) and np.array_equal(a.players, b.players)
