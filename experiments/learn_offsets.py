@@ -19,14 +19,16 @@ jitter), its card, the seat's position (strong's ``learned_state``) and whether 
 chose it. A replay that strays from its game is dropped (none has yet).
 fit: a conditional logit of the chosen option per family of decision (placement, build, hand
 value for keeps and discards): slope x one-ply value + an offset per card and round + for
-placements a coefficient per card on each number of the position, penalised by ``--lam`` x the
+placements (with ``--state all`` for every family) a coefficient per card on each number of the
+position, penalised by ``--lam`` x the
 squared offsets, fitted on four games in five; the agreement with the searched choices is printed
 for the games held out. The offsets divided by their family's slope are points, written in
 thousandths as the rows strong reads below an extended card table (strategies/strong.py,
 ``LEARNED_ROW``).
-judge: strong (``--spec``) with and without the corrections on the same solo seeds: each side's
-mean, clear rate, unpaid wages and workers, and the paired differences B - A. The tables it
-builds carry only the rows of ``TABLE`` (none for A), whatever strategies/strong_learned holds.
+judge: strong (``--spec``) with and without the corrections (or with those of ``--against``) on
+the same solo seeds: each side's mean, clear rate, unpaid wages and workers, and the paired
+differences B - A. The tables it builds carry only the rows of ``TABLE`` (for A none, or those of
+``--against``), whatever strategies/strong_learned holds.
 export: writes a table of corrections as the file strong plays with by default in that game
 (strategies/strong_learned/<game>.csv, cards named by key; strategies/strong.py, table_rows).
 
@@ -203,8 +205,9 @@ def teach(args) -> None:
 
 # ------------------------------------------------------------------ fit
 
-def design(rows: np.ndarray, rounds: int):
-    """Per-row group, slot, value, offset indices and sign; rows of one-option groups dropped."""
+def design(rows: np.ndarray, rounds: int, state_families: int = 1):
+    """Per-row group, slot, value, offset indices and sign; rows of one-option groups dropped.
+    The first ``state_families`` families (1: placements only, 3: all) see the position."""
     game, dec, kind, rnd, a, b, value, chosen = (rows[:, i] for i in range(8))
     x = rows[:, 8:8 + LEARNED_STATE]
     group = (game * 100000 + dec).astype(np.int64)
@@ -221,12 +224,16 @@ def design(rows: np.ndarray, rounds: int):
     ib = np.where(b >= 0, base + b.astype(np.int64), -1)
     sign = np.where(kind == K_DISCARD, -1.0, 1.0)
     starts = np.flatnonzero(np.r_[True, inv[1:] != inv[:-1]])
-    place = slot == 0
+    sees = slot < state_families
+    # the offset index of each row's coefficient on each position number, for card a and card b
+    first = NPHASE_OFF + (slot[:, None] * LEARNED_STATE + np.arange(LEARNED_STATE)) * NCOLS
+    xa = first + a.astype(np.int64)[:, None]
+    xb = np.where(b[:, None] >= 0, first + np.maximum(b, 0).astype(np.int64)[:, None], -1)
     return dict(slot=slot, value=value, ia=ia, ib=ib, sign=sign, chosen=chosen, group=inv,
-                starts=starts, x=x * place[:, None], card=a.astype(np.int64))
+                starts=starts, x=x * sees[:, None], xa=xa, xb=xb)
 
 
-NOFF = SLOTS * LEARNED_PHASES * NCOLS + LEARNED_STATE * NCOLS
+NOFF = SLOTS * LEARNED_PHASES * NCOLS + SLOTS * LEARNED_STATE * NCOLS
 NPHASE_OFF = SLOTS * LEARNED_PHASES * NCOLS
 
 
@@ -234,8 +241,8 @@ def scores(theta, d):
     a = theta[:SLOTS]
     off = theta[SLOTS:]
     extra = off[d["ia"]] + np.where(d["ib"] >= 0, off[np.maximum(d["ib"], 0)], 0.0)
-    beta = off[NPHASE_OFF:].reshape(LEARNED_STATE, NCOLS)
-    extra = extra + np.einsum("ij,ji->i", d["x"], beta[:, d["card"] % NCOLS])
+    extra = extra + np.sum(off[d["xa"]] * d["x"], axis=1)
+    extra = extra + np.sum(np.where(d["xb"] >= 0, off[np.maximum(d["xb"], 0)], 0.0) * d["x"], axis=1)
     return a[d["slot"]] * d["value"] + d["sign"] * extra
 
 
@@ -254,9 +261,10 @@ def nll(theta, d, lam):
     g_off = np.bincount(d["ia"], weights=rs, minlength=NOFF)
     has_b = d["ib"] >= 0
     g_off += np.bincount(d["ib"][has_b], weights=rs[has_b], minlength=NOFF)
-    for j in range(LEARNED_STATE):
-        g_off[NPHASE_OFF + j * NCOLS:NPHASE_OFF + (j + 1) * NCOLS] += np.bincount(
-            d["card"] % NCOLS, weights=rs * d["x"][:, j], minlength=NCOLS)
+    wx = rs[:, None] * d["x"]
+    g_off += np.bincount(d["xa"].ravel(), weights=wx.ravel(), minlength=NOFF)
+    with_b = d["xb"] >= 0
+    g_off += np.bincount(d["xb"][with_b], weights=wx[with_b], minlength=NOFF)
     off = theta[SLOTS:]
     grad[SLOTS:] = g_off + 2 * lam * off
     return loss + lam * np.sum(off ** 2), grad
@@ -299,7 +307,9 @@ def fit(args) -> None:
     rng = np.random.default_rng(0)
     test_games = set(rng.choice(games, size=len(games) // 5, replace=False).tolist())
     is_test = np.isin(rows[:, 0], list(test_games))
-    train, test = design(rows[~is_test], rounds), design(rows[is_test], rounds)
+    families = 3 if args.state == "all" else 1
+    train = design(rows[~is_test], rounds, families)
+    test = design(rows[is_test], rounds, families)
     only_slope = slope_fit(train)
     theta = fitted(train, args.lam, only_slope)
     print("slopes", np.round(theta[:SLOTS], 3))
@@ -307,9 +317,10 @@ def fit(args) -> None:
                      ("slope only", only_slope), ("offsets", theta)):
         print(f"{name:10s} held-out agreement", {k: round(v, 3) for k, v in agreement(th, test).items()},
               "train", {k: round(v, 3) for k, v in agreement(th, train).items()})
-    slopes = np.r_[np.repeat(theta[:SLOTS], LEARNED_PHASES), np.repeat(theta[0], LEARNED_STATE)]
-    off = theta[SLOTS:].reshape(SLOTS * LEARNED_PHASES + LEARNED_STATE, NCOLS) / slopes[:, None]
-    np.save(args.out, np.round(off * 1000).astype(np.int64))
+    slopes = np.r_[np.repeat(theta[:SLOTS], LEARNED_PHASES), np.repeat(theta[:SLOTS], LEARNED_STATE)]
+    off = theta[SLOTS:].reshape(SLOTS * (LEARNED_PHASES + LEARNED_STATE), NCOLS) / slopes[:, None]
+    kept = SLOTS * LEARNED_PHASES + families * LEARNED_STATE  # rows past these are all zero
+    np.save(args.out, np.round(off[:kept] * 1000).astype(np.int64))
     data = load_game(args.game)
     names = [b.key for b in data.buildings]
     for k, name in enumerate(("place", "build", "hand")):
@@ -357,9 +368,10 @@ def judge(args) -> None:
     offsets = np.round(offsets).astype(np.int64)
     seeds = np.arange(args.first, args.first + args.count, dtype=np.uint64)
     parts = np.array_split(seeds, args.jobs * 4)
+    against = np.load(args.against) if args.against else None
     t0 = time.time()
     res = {}
-    for tag, off in (("A", None), ("B", offsets)):
+    for tag, off in (("A", against), ("B", offsets)):
         got = Parallel(n_jobs=args.jobs)(delayed(judge_slice)(args.game, args.spec, p, off) for p in parts)
         res[tag] = np.vstack(got)
         rows = res[tag]
@@ -388,6 +400,8 @@ def main() -> None:
     f.add_argument("folder")
     f.add_argument("--game", default="glory")
     f.add_argument("--lam", type=float, default=1.0)
+    f.add_argument("--state", choices=("place", "all"), default="place",
+                   help="the families whose corrections see the position (t1 and t2: place)")
     f.add_argument("--out", required=True)
     e = sub.add_parser("export")
     e.add_argument("table")
@@ -402,6 +416,7 @@ def main() -> None:
     j.add_argument("--jobs", type=int, default=2)
     j.add_argument("--scale", type=float, default=1.0)
     j.add_argument("--save")
+    j.add_argument("--against", help="corrections side A plays with (none unless given)")
     args = ap.parse_args()
     {"teach": teach, "fit": fit, "judge": judge, "export": export}[args.cmd](args)
 

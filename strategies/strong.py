@@ -61,13 +61,16 @@ this is the default: at twenty to forty times the time, strong's 10,000-game fig
 more than a day of two cores for each game to measure again.
 Two- to four-player play is unchanged by any of this.
 
-A card table may carry, below its own rows (from ``LEARNED_ROW``), corrections in thousandths of a
-point that ``decide`` adds to every one-ply value: per card and round for placements, builds and
-hand values, and for placements per card and number of the seat's position (``learned_state``).
-The tables the runner builds have none, so strong plays as described above; the corrections are
-learned and judged by experiments/learn_offsets.py, which fits them to the choices of searched
-games (in Glory solo, +9.7 points and 19.4% clear against 9.1% over 1400 paired games;
-experiments/results/strong-glory-solo.md).
+In solo, ``decide`` adds to every one-ply value a correction learned from searched games, where
+the game has them: per card and round for placements, builds and hand values, and for placements
+per card and number of the seat's position (``learned_state``), in thousandths of a point in the
+rows below the card table (from ``LEARNED_ROW``). They come from ``strong_learned/<game>.csv``,
+cards named by key, which :func:`table_rows` reads and the runner seats below the table
+(nesim/registry.py, game_table); ``learned`` scales them (0: off). Only Glory has such a file: two
+rounds of expert iteration (experiments/learn_offsets.py) fitted it to the choices of strong's
+own searched Glory games, and with it strong's search scores +9.7 points and clears 19.4% of the
+games against 9.1% without (1400 paired games), at about 2.7 times the time
+(experiments/results/strong-glory-solo.md). Two- to four-player games never read them.
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
 never by its key, so variants with changed cards play sensibly. The evaluator is self-contained
@@ -810,16 +813,18 @@ def jitter(w, luck, share):
             w[i] *= 1.0 + share * (2.0 * u - 1.0)
 
 
-# Learned corrections (experiment): rows LEARNED_ROW on of an extended card table hold, in
-# thousandths of a point, an offset per card and round for placements, builds and hand values,
-# then, for placements, a coefficient per card on each of the LEARNED_STATE numbers of
-# learned_state (the seat's position), so that a workplace's correction can depend on it.
+# Learned corrections: rows LEARNED_ROW on of an extended card table hold, in thousandths of a
+# point, an offset per card and phase of the game for placements, builds and hand values (keeps
+# and discards), then, per family in the same order, a coefficient per card on each of the
+# LEARNED_STATE numbers of learned_state (the seat's position), so that a correction can depend
+# on it. A table may stop after any row: the rows it lacks count as zeros.
 LEARNED_ROW = NROWS
 LEARNED_PHASES = 9
 LEARNED_STATE = 8
-LEARNED_PLACE_STATE = LEARNED_ROW + 3 * LEARNED_PHASES
-
 LEARNED_FAMILIES = ("place", "build", "hand")  # a row per phase each, in this order
+LEARNED_STATE_ROW = LEARNED_ROW + len(LEARNED_FAMILIES) * LEARNED_PHASES
+LEARNED_PLACE_STATE = LEARNED_STATE_ROW  # the placements' coefficients come first
+LEARNED_END = LEARNED_STATE_ROW + len(LEARNED_FAMILIES) * LEARNED_STATE
 LEARNED_STATE_NAMES = ("short_now", "workers", "hand", "units_left", "money", "items", "vp",
                        "short_two")  # the numbers of learned_state, in its order
 LEARNED_DIR = Path(__file__).with_name("strong_learned")
@@ -827,18 +832,27 @@ LEARNED_DIR = Path(__file__).with_name("strong_learned")
 
 def learned_row(family: str, index: str) -> int:
     """The table row of one line of a corrections file: a family of LEARNED_FAMILIES with its
-    phase (0 to LEARNED_PHASES - 1), or ``place_state`` with a name of LEARNED_STATE_NAMES."""
-    if family == "place_state":
-        return LEARNED_PLACE_STATE + LEARNED_STATE_NAMES.index(index)
+    phase (0 to LEARNED_PHASES - 1), or the family with ``_state`` and a name of
+    LEARNED_STATE_NAMES (``place_state``, ``money``)."""
+    if family.endswith("_state"):
+        f = LEARNED_FAMILIES.index(family[:-len("_state")])
+        return LEARNED_STATE_ROW + f * LEARNED_STATE + LEARNED_STATE_NAMES.index(index)
     phase = int(index)
     if not 0 <= phase < LEARNED_PHASES:
         raise ValueError(f"phase {phase} outside 0-{LEARNED_PHASES - 1}")
     return LEARNED_ROW + LEARNED_FAMILIES.index(family) * LEARNED_PHASES + phase
 
 
+def learned_row_names() -> list[tuple[str, str]]:
+    """(family, index) of every learned row, in the order of the table."""
+    names = [(f, str(ph)) for f in LEARNED_FAMILIES for ph in range(LEARNED_PHASES)]
+    return names + [(f + "_state", name) for f in LEARNED_FAMILIES for name in LEARNED_STATE_NAMES]
+
+
 def table_rows(data: GameData) -> np.ndarray | None:
     """The learned corrections for ``data``'s game as the rows strong reads below the card table,
-    from ``strong_learned/<game>.csv`` (None when the game has no such file).
+    from ``strong_learned/<game>.csv`` (None when the game has no such file), up to the last row
+    the file fills: strong skips the work of the rows a table lacks.
 
     The file names cards by key, so a variant of the game keeps the corrections of the cards it
     still has; a card it adds gets none, and a line for a card it lacks is skipped.
@@ -847,27 +861,25 @@ def table_rows(data: GameData) -> np.ndarray | None:
     if not path.exists():
         return None
     ids = card_ids(data)
-    rows = np.zeros((LEARNED_PLACE_STATE + LEARNED_STATE - LEARNED_ROW, NCOLS), dtype=np.int64)
+    rows = np.zeros((LEARNED_END - LEARNED_ROW, NCOLS), dtype=np.int64)
     with path.open(newline="") as f:
         for line in csv.DictReader(f):
             if line["card"] in ids:
                 row = learned_row(line["family"], line["index"]) - LEARNED_ROW
                 rows[row, ids[line["card"]]] = int(line["millipoints"])
-    return rows
-
+    filled = np.flatnonzero(rows.any(axis=1))
+    return rows[:filled[-1] + 1] if len(filled) else None
 
 
 def write_table_rows(data: GameData, rows: np.ndarray, path: Path) -> int:
     """Writes learned rows (as table_rows returns them) to a corrections file, one line per card
     with a correction; returns the number of lines."""
     keys = {cid: key for key, cid in card_ids(data).items()}
-    names = [(f, str(ph)) for f in LEARNED_FAMILIES for ph in range(LEARNED_PHASES)]
-    names += [("place_state", name) for name in LEARNED_STATE_NAMES]
     lines = 0
     with path.open("w", newline="") as f:
         out = csv.writer(f, lineterminator="\n")
         out.writerow(["family", "index", "card", "millipoints"])
-        for row, (family, index) in enumerate(names):
+        for row, (family, index) in zip(range(rows.shape[0]), learned_row_names()):
             for cid in np.nonzero(rows[row])[0]:
                 out.writerow([family, index, keys[int(cid)], int(rows[row, cid])])
                 lines += 1
@@ -986,15 +998,35 @@ def learned_state(s, tab, p, j):
 
 
 @njit(cache=True, _nrt=False)
-def learned_position(s, tab, p, kind, position):
-    """Fills position[:k] with the numbers of the seat's position a placement's correction reads
-    (k: as many as the table has rows for, none for other decisions) and returns k."""
-    k = 0
+def learned_family(kind):
+    """The family of learned rows a decision reads: 0 placements, 1 builds, 2 keeps and discards."""
     if kind == K_PLACE:
-        k = max(0, min(LEARNED_STATE, tab.shape[0] - LEARNED_PLACE_STATE))
+        return 0
+    if kind == K_BUILD:
+        return 1
+    return 2
+
+
+@njit(cache=True, _nrt=False)
+def learned_position(s, tab, p, kind, position):
+    """Fills position[:k] with the numbers of the seat's position the decision's correction reads
+    (k: as many as the table has coefficient rows for) and returns k."""
+    base = LEARNED_STATE_ROW + learned_family(kind) * LEARNED_STATE
+    k = max(0, min(LEARNED_STATE, tab.shape[0] - base))
     for j in range(k):
         position[j] = learned_state(s, tab, p, j)
     return k
+
+
+@njit(cache=True, _nrt=False)
+def learned_card(tab, family, card, ph, position, npos):
+    """One card's correction, in thousandths of a point: its phase offset and its coefficients
+    times the position."""
+    off = float(tab[LEARNED_ROW + family * LEARNED_PHASES + ph, card])
+    base = LEARNED_STATE_ROW + family * LEARNED_STATE
+    for j in range(npos):
+        off += tab[base + j, card] * position[j]
+    return off
 
 
 @njit(cache=True, _nrt=False)
@@ -1002,21 +1034,17 @@ def learned_offset(kind, s, tab, v, ph, position, npos):
     """The correction, in points, the table's learned rows add to option v's one-ply value in
     phase ``ph``, with ``position[:npos]`` from learned_position."""
     if kind == K_PLACE:
-        card = option_card(s, v)
-        off = float(tab[LEARNED_ROW + ph, card])
-        for j in range(npos):
-            off += tab[LEARNED_PLACE_STATE + j, card] * position[j]
-        return off / 1000.0
+        return learned_card(tab, 0, option_card(s, v), ph, position, npos) / 1000.0
     if kind == K_BUILD:
         a, b = build_cards(v)
-        off = tab[LEARNED_ROW + LEARNED_PHASES + ph, a]
+        off = learned_card(tab, 1, a, ph, position, npos)
         if b >= 0:
-            off += tab[LEARNED_ROW + LEARNED_PHASES + ph, b]
+            off += learned_card(tab, 1, b, ph, position, npos)
         return off / 1000.0
     if kind == K_KEEP:
-        return tab[LEARNED_ROW + 2 * LEARNED_PHASES + ph, v] / 1000.0
+        return learned_card(tab, 2, v, ph, position, npos) / 1000.0
     if kind == K_DISCARD:
-        return -tab[LEARNED_ROW + 2 * LEARNED_PHASES + ph, v] / 1000.0
+        return -learned_card(tab, 2, v, ph, position, npos) / 1000.0
     return 0.0
 
 

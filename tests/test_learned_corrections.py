@@ -97,6 +97,39 @@ def test_a_placement_correction_can_depend_on_the_position():
     assert ask(K_PLACE, opts, st, table) == plain
 
 
+def test_build_and_hand_coefficients_follow_the_position_in_their_own_rows():
+    tab = build_table(load_game("glory"))
+    st = solo_state(tab)
+    hand = [0, 1]
+    for c in hand:
+        core.add_to_hand(st[0], 0, c, 1)
+    money = strong.LEARNED_STATE_NAMES.index("money")
+    build_money = strong.learned_row("build_state", "money") - strong.LEARNED_ROW
+    hand_money = strong.learned_row("hand_state", "money") - strong.LEARNED_ROW
+    assert hand_money - build_money == strong.LEARNED_STATE and money == 4
+
+    def wider(row, card, points):  # a table long enough to hold the hand coefficients
+        extra = np.zeros((strong.LEARNED_END - strong.LEARNED_ROW, tab.shape[1]), dtype=np.int64)
+        extra[row, card] = int(points * 1000)
+        return np.vstack([tab, extra])
+
+    st[0]["money"][0] = 0
+    built = ask(K_BUILD, hand, st, tab, workplace=CARPENTER)
+    discarded = ask(K_DISCARD, hand, st, tab)
+    passed_over = hand[1 - built]
+    build_table_ = wider(build_money, passed_over, 100.0)
+    hand_table = wider(hand_money, hand[discarded], 100.0)
+    # without money the coefficients are worth nothing
+    assert ask(K_BUILD, hand, st, build_table_, CARPENTER) == built
+    assert ask(K_DISCARD, hand, st, hand_table) == discarded
+    st[0]["money"][0] = 10
+    assert ask(K_BUILD, hand, st, tab, workplace=CARPENTER) == built
+    assert ask(K_BUILD, hand, st, build_table_, CARPENTER) == 1 - built
+    assert ask(K_DISCARD, hand, st, hand_table) != discarded  # kept: worth more with money
+    # the build's coefficient does not reach a discard, nor the hand's a build
+    assert ask(K_DISCARD, hand, st, wider(build_money, hand[discarded], 100.0)) == ask(K_DISCARD, hand, st, tab)
+
+
 def test_a_replayed_searched_game_records_the_choices_it_made():
     seeds = np.arange(40, 43, dtype=np.uint64)
     games = learn_offsets.teach_slice("glory", "strong:solo_playouts=4,solo_sub_playouts=4", seeds)
@@ -129,6 +162,28 @@ def test_the_fit_recovers_a_planted_preference():
     assert np.all(np.abs(np.delete(offsets, favoured)) < 1.5)
 
 
+def test_the_fit_recovers_a_build_preference_that_depends_on_the_position():
+    rng = np.random.default_rng(2)
+    rows = []
+    favoured, money = 7, strong.LEARNED_STATE_NAMES.index("money")
+    for d in range(3000):
+        cards = rng.choice(20, size=4, replace=False)
+        values = rng.normal(0, 3, size=4)
+        state = np.zeros(strong.LEARNED_STATE)
+        state[money] = rng.uniform(0, 2)
+        utility = values + np.where(cards == favoured, 3.0 * state[money], 0.0) + rng.gumbel(size=4)
+        best = int(np.argmax(utility))
+        for i in range(4):
+            rows.append([0, d, K_BUILD, 5, cards[i], -1, values[i], float(i == best)] + list(state) + [0.0])
+    rows = np.array(rows)
+    coef_at = learn_offsets.NPHASE_OFF + (1 * strong.LEARNED_STATE + money) * NCOLS + favoured
+    theta = learn_offsets.fitted(learn_offsets.design(rows, 9, state_families=3), lam=1.0)
+    assert 2.0 < theta[learn_offsets.SLOTS + coef_at] / theta[1] < 4.5  # planted 3 points per unit
+    # fitted with the position seen by placements only, builds get no coefficient
+    only_place = learn_offsets.fitted(learn_offsets.design(rows, 9, state_families=1), lam=1.0)
+    assert only_place[learn_offsets.SLOTS + coef_at] == 0
+
+
 # ------------------------------------------------------------- the corrections strong plays with
 
 RESULTS = Path(__file__).resolve().parents[1] / "experiments/results/learned-corrections-glory"
@@ -156,6 +211,13 @@ def test_a_corrections_file_reads_back_what_was_written(tmp_path, monkeypatch):
     with (tmp_path / "glory.csv").open("a") as f:
         f.write("place_state,money,no_such_card,5000\n")
     assert np.array_equal(strong.table_rows(data), rows)
+    # a file that fills the hand coefficients gives the longer table, cut after its last row
+    with (tmp_path / "glory.csv").open("a") as f:
+        f.write("hand_state,items,school,-700\n")
+    longer = strong.table_rows(data)
+    items_row = strong.learned_row("hand_state", "items") - strong.LEARNED_ROW
+    assert longer.shape[0] == items_row + 1 and longer[items_row, card_ids(data)["school"]] == -700
+    assert np.array_equal(longer[:ROWS], rows)
 
 
 def test_the_table_carries_strong_rows_only_where_strong_sits():
