@@ -218,6 +218,11 @@ def test_a_corrections_file_reads_back_what_was_written(tmp_path, monkeypatch):
     items_row = strong.learned_row("hand_state", "items") - strong.LEARNED_ROW
     assert longer.shape[0] == items_row + 1 and longer[items_row, card_ids(data)["school"]] == -700
     assert np.array_equal(longer[:ROWS], rows)
+    # a line that names no family is a one-line error naming the file and the line
+    with (tmp_path / "glory.csv").open("a") as f:
+        f.write("workers,3,school,100\n")
+    with pytest.raises(NesimError, match=r"glory.csv: line \d+: not family,index,card,millipoints"):
+        strong.table_rows(data)
 
 
 def test_the_table_carries_strong_rows_only_where_strong_sits():
