@@ -44,6 +44,16 @@ def extended(tab, row, card, points):
     return np.vstack([tab, extra])
 
 
+def two_card_hand():
+    """Glory's table and a solo state in round 4 whose hand holds one each of cards 0 and 1."""
+    tab = build_table(load_game("glory"))
+    st = solo_state(tab)
+    hand = [0, 1]
+    for c in hand:
+        core.add_to_hand(st[0], 0, c, 1)
+    return tab, st, hand
+
+
 def ask(kind, opts, st, tab, workplace=0):
     """strong's one-ply answer (as inside a playout) to a decision among ``opts``."""
     ctx = np.zeros(MAXOPTS, dtype=np.int64)
@@ -57,11 +67,7 @@ def ask(kind, opts, st, tab, workplace=0):
 
 
 def test_a_correction_for_a_discarded_card_keeps_it_and_one_for_a_build_builds_it():
-    tab = build_table(load_game("glory"))
-    st = solo_state(tab)
-    hand = [0, 1]
-    for c in hand:
-        core.add_to_hand(st[0], 0, c, 1)
+    tab, st, hand = two_card_hand()
     phase = int(strong.learned_phase(st[0], tab))
     plain = ask(K_DISCARD, hand, st, tab)
     kept = hand[plain]  # strong discards hand[plain]; a large keep correction on it must save it
@@ -98,11 +104,7 @@ def test_a_placement_correction_can_depend_on_the_position():
 
 
 def test_build_and_hand_coefficients_follow_the_position_in_their_own_rows():
-    tab = build_table(load_game("glory"))
-    st = solo_state(tab)
-    hand = [0, 1]
-    for c in hand:
-        core.add_to_hand(st[0], 0, c, 1)
+    tab, st, hand = two_card_hand()
     money = strong.LEARNED_STATE_NAMES.index("money")
     build_money = strong.learned_row("build_state", "money") - strong.LEARNED_ROW
     hand_money = strong.learned_row("hand_state", "money") - strong.LEARNED_ROW
