@@ -52,12 +52,12 @@ from nesim.cards import load_game
 from nesim.kernel import batch, core
 from nesim.kernel.core import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL,
                                STRATEGY_SIG, build_cards, option_card)
-from nesim.kernel.tables import EA, LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table
+from nesim.kernel.tables import EA, LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table, card_ids
 from nesim.registry import param_matrix, resolve
 from nesim.stats import paired_mean_diff
-from strategies.strong import (LEARNED_PHASES, LEARNED_ROW, LEARNED_STATE, PARAMS, SCRATCH_FIXED,
-                               WORTH_SIZE, fill_weights, keep_values, learned_state, option_value,
-                               write_table_rows)
+from strategies.strong import (LEARNED_FAMILIES, LEARNED_PHASES, LEARNED_ROW, LEARNED_STATE, PARAMS,
+                               SCRATCH_FIXED, WORTH_SIZE, fill_weights, keep_values, learned_state,
+                               option_value, write_table_rows)
 
 NPARAM = 24
 NSTRONG = len(PARAMS)  # strong's parameters, at the head of the recorder's row
@@ -69,7 +69,7 @@ COLS = 7 + LEARNED_STATE  # decision, kind, round, card a, card b (-1), one-ply 
 OUT0 = LOG0 + LOGMAX
 ROWS_MAX = 5000
 WIDTH = OUT0 + COLS * ROWS_MAX
-SLOTS = 3  # placement, build, hand value (keep and discard)
+SLOTS = len(LEARNED_FAMILIES)  # placement, build, hand value (keep and discard)
 
 
 @njit(cache=True, _nrt=False)
@@ -322,23 +322,12 @@ def fit(args) -> None:
     kept = SLOTS * LEARNED_PHASES + families * LEARNED_STATE  # rows past these are all zero
     np.save(args.out, np.round(off[:kept] * 1000).astype(np.int64))
     data = load_game(args.game)
-    names = [b.key for b in data.buildings]
-    for k, name in enumerate(("place", "build", "hand")):
+    keys = {cid: key for key, cid in card_ids(data).items()}
+    for k, name in enumerate(LEARNED_FAMILIES):
         for ph in range(LEARNED_PHASES):
             row = off[k * LEARNED_PHASES + ph]
             big = np.argsort(-np.abs(row))[:6]
-            print(name, ph, ", ".join(f"{card_name(data, c, names)} {row[c]:+.1f}" for c in big if row[c]))
-
-
-def card_name(data, c, names):
-    from nesim.kernel.tables import COMMON0, COMMON_KEYS, CONS
-    if c < len(names):
-        return names[c]
-    if c == CONS:
-        return "item"
-    if COMMON0 <= c < COMMON0 + len(COMMON_KEYS):
-        return COMMON_KEYS[c - COMMON0]
-    return str(c)
+            print(name, ph, ", ".join(f"{keys.get(int(c), c)} {row[c]:+.1f}" for c in big if row[c]))
 
 
 def export(args) -> None:
