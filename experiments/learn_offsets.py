@@ -16,7 +16,9 @@ the corrections of ``--table`` if given, and keeps each game's decision log. Eac
 replayed by a recorder strategy, which answers from the log and writes, at every decision with two
 or more options, each option's one-ply value (strong's ``option_value``, solo weights without
 jitter), its card, the seat's position (strong's ``learned_state``) and whether the searched game
-chose it. A replay that strays from its game is dropped (none has yet).
+chose it. A replay that strays from its game is dropped (none has yet). The teacher's logs are
+kept beside the rows (``-logs.npz``: seeds, logs, lengths), so that another recorder can read the
+same games again without playing them.
 fit: a conditional logit of the chosen option per family of decision (placement, build, hand
 value for keeps and discards): slope x one-ply value + an offset per card and round + for
 placements (with ``--state all`` for every family) a coefficient per card on each number of the
@@ -161,8 +163,9 @@ def recorder(kind, seat, opts, n, ctx, st, tab, params):
     return chosen
 
 
-def teach_slice(game: str, spec: str, seeds: np.ndarray, offsets=None) -> list[np.ndarray]:
-    """Each seed's recorded rows (an empty array when the replay strayed from the game)."""
+def teach_slice(game: str, spec: str, seeds: np.ndarray, offsets=None):
+    """Each seed's recorded rows (an empty array when the replay strayed from the game), and
+    the teacher's decision logs (so that another recorder can read the same games again)."""
     data = load_game(game)
     strat = resolve(spec)
     tab = learned_table(game, offsets)
@@ -182,7 +185,7 @@ def teach_slice(game: str, spec: str, seeds: np.ndarray, offsets=None) -> list[n
         rows = params[0, OUT0:OUT0 + COLS * int(params[0, NOUT])].reshape(-1, COLS)
         final = np.full((len(rows), 1), res.players[g, 0, core.F_SCORE], dtype=float)
         out.append(np.hstack([rows, final]))
-    return out
+    return out, res.logs[:, :int(res.games[:, 4].max())], res.games[:, 4].copy()
 
 
 def teach(args) -> None:
@@ -194,11 +197,15 @@ def teach(args) -> None:
         done = [teach_slice(args.game, args.spec, p, offsets) for p in parts]
     else:
         done = Parallel(n_jobs=args.jobs)(delayed(teach_slice)(args.game, args.spec, p, offsets) for p in parts)
-    games = [g for part in done for g in part]
+    games = [g for part, _, _ in done for g in part]
     kept = [np.hstack([np.full((len(g), 1), i, dtype=float), g]) for i, g in enumerate(games) if len(g)]
     Path(args.out).mkdir(parents=True, exist_ok=True)
     path = Path(args.out) / f"{args.game}-{args.first}-{args.first + args.count - 1}.npy"
     np.save(path, np.vstack(kept))
+    width = max(logs.shape[1] for _, logs, _ in done)
+    logs = np.vstack([np.pad(lg, ((0, 0), (0, width - lg.shape[1]))) for _, lg, _ in done])
+    np.savez_compressed(path.with_name(path.stem + "-logs.npz"), seeds=seeds, logs=logs,
+                        lengths=np.concatenate([n for _, _, n in done]))
     print(f"{len(kept)} of {len(games)} games replayed, {sum(map(len, kept))} rows, "
           f"{time.time() - t0:.0f} s -> {path}")
 
