@@ -163,28 +163,33 @@ def recorder(kind, seat, opts, n, ctx, st, tab, params):
     return chosen
 
 
+def record_game(data, strat, tab, seed, log: np.ndarray) -> tuple[np.ndarray, float]:
+    """The rows of one logged game (the recorder replaying ``log``, the game's decision log, with
+    ``strat``'s parameters) and the replay's final score; no rows if the replay strayed."""
+    params = np.zeros((4, WIDTH))
+    params[0, :NPARAM] = strat.param_row()
+    params[0, NLOG] = len(log)
+    params[0, LOG0:LOG0 + len(log)] = log
+    again = batch.play(data, 1, [seed], [recorder], params, with_log=True, table=tab)
+    score = float(again.players[0, 0, core.F_SCORE])
+    if params[0, ERR]:
+        return np.zeros((0, COLS + 1)), score
+    rows = params[0, OUT0:OUT0 + COLS * int(params[0, NOUT])].reshape(-1, COLS)
+    return np.hstack([rows, np.full((len(rows), 1), score)]), score
+
+
 def teach_slice(game: str, spec: str, seeds: np.ndarray, offsets=None):
     """Each seed's recorded rows (an empty array when the replay strayed from the game), and
-    the teacher's decision logs (so that another recorder can read the same games again)."""
+    the teacher's decision logs and their lengths (so that record_game can read the same games
+    again without playing them)."""
     data = load_game(game)
     strat = resolve(spec)
     tab = learned_table(game, offsets)
     res = batch.play(data, 1, seeds, [strat.choose], param_matrix([strat]), with_log=True, table=tab)
     out = []
     for g, seed in enumerate(seeds):
-        params = np.zeros((4, WIDTH))
-        params[0, :NPARAM] = strat.param_row()
-        nlog = int(res.games[g, 4])
-        params[0, NLOG] = nlog
-        params[0, LOG0:LOG0 + nlog] = res.logs[g, :nlog]
-        again = batch.play(data, 1, [seed], [recorder], params, with_log=True, table=tab)
-        same = again.players[0, 0, core.F_SCORE] == res.players[g, 0, core.F_SCORE]
-        if params[0, ERR] or not same:
-            out.append(np.zeros((0, COLS + 1)))
-            continue
-        rows = params[0, OUT0:OUT0 + COLS * int(params[0, NOUT])].reshape(-1, COLS)
-        final = np.full((len(rows), 1), res.players[g, 0, core.F_SCORE], dtype=float)
-        out.append(np.hstack([rows, final]))
+        rows, score = record_game(data, strat, tab, seed, res.logs[g, :int(res.games[g, 4])])
+        out.append(rows if score == res.players[g, 0, core.F_SCORE] else rows[:0])
     return out, res.logs[:, :int(res.games[:, 4].max())], res.games[:, 4].copy()
 
 

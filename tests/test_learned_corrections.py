@@ -134,8 +134,16 @@ def test_build_and_hand_coefficients_follow_the_position_in_their_own_rows():
 
 def test_a_replayed_searched_game_records_the_choices_it_made():
     seeds = np.arange(40, 43, dtype=np.uint64)
-    games = learn_offsets.teach_slice("glory", "strong:solo_playouts=4,solo_sub_playouts=4", seeds)
+    spec = "strong:solo_playouts=4,solo_sub_playouts=4"
+    games, logs, lengths = learn_offsets.teach_slice("glory", spec, seeds)
     assert all(len(g) for g in games), "a replay strayed from its game"
+    # the kept logs are the games': read again, they give the same rows
+    data, tab = load_game("glory"), learn_offsets.learned_table("glory", None)
+    log = logs[1, :lengths[1]]
+    again, _ = learn_offsets.record_game(data, resolve(spec), tab, seeds[1], log)
+    assert np.array_equal(again, games[1])
+    strayed, _ = learn_offsets.record_game(data, resolve(spec), tab, seeds[2], log)  # another seed's deck
+    assert len(strayed) == 0
     for g in games:
         dec, chosen = g[:, 0], g[:, 6]
         per_decision = np.bincount(dec.astype(int), weights=chosen)
@@ -191,9 +199,9 @@ def test_the_fit_recovers_a_build_preference_that_depends_on_the_position():
 RESULTS = Path(__file__).resolve().parents[1] / "experiments/results/learned-corrections-glory"
 
 
-def test_the_glory_file_holds_the_judged_round_two_corrections_and_other_games_have_none():
+def test_the_glory_file_holds_the_judged_corrections_learned_from_the_nested_search():
     rows = strong.table_rows(load_game("glory"))
-    assert np.array_equal(rows, np.load(RESULTS / "t2.npy"))
+    assert np.array_equal(rows, np.load(RESULTS / "tn8.npy"))
     assert strong.table_rows(load_game("progress")) is None
     assert strong.table_rows(load_game("mecenat")) is None
 
@@ -231,8 +239,9 @@ def test_the_table_carries_strong_rows_only_where_strong_sits():
     glory = load_game("glory")
     plain = build_table(glory)
     with_strong = game_table(glory, [resolve("greedy"), resolve("strong:learned=0")])
-    assert with_strong.shape == (plain.shape[0] + ROWS, NCOLS)
+    assert with_strong.shape == (plain.shape[0] + strong.LEARNED_END - strong.LEARNED_ROW, NCOLS)
     assert np.array_equal(with_strong[:plain.shape[0]], plain)
+    assert np.array_equal(with_strong[plain.shape[0]:], strong.table_rows(glory))
     assert np.array_equal(game_table(glory, [resolve("greedy"), resolve("random")]), plain)
     assert np.array_equal(game_table(load_game("progress"), [resolve("strong")]), build_table(load_game("progress")))
 
