@@ -66,12 +66,14 @@ the game has them: per card and round for placements, builds and hand values, an
 per card and number of the seat's position (``learned_state``), in thousandths of a point in the
 rows below the card table (from ``LEARNED_ROW``). They come from ``strong_learned/<game>.csv``,
 cards named by key, which :func:`table_rows` reads and the runner seats below the table
-(nesim/registry.py, game_table); ``learned`` scales them (0: off). Only Glory has such a file: two
-rounds of expert iteration (experiments/learn_offsets.py) fitted it to the choices of strong's
-own searched Glory games. With it strong scores 81.2 and clears 18.7% of 10,000 Glory solo games,
-against 71.9 and 9.6% without on the same seeds (+9.35 ± 0.25 points paired), at 1.7 times the
-time (experiments/results/strong-solo-14c571a, strong-glory-solo.md). Two- to four-player games
-never read them.
+(nesim/registry.py, game_table); ``learned`` scales them (0: off). Only Glory has such a file,
+fitted (experiments/learn_offsets.py) to the choices of the nested search above (``solo_nest=3``,
+8 futures) in 600 Glory games it played with the corrections of two earlier rounds learned from
+strong's own flat search. Over 400 paired seeds they bring strong from 81.8 points and 18.5%
+clear (the earlier rounds' corrections) to 96.5 and 41.2%, at about 2.7 times the time; without
+any corrections strong scores 71.9 and clears 9.6% of 10,000 Glory solo games
+(experiments/results/learned-corrections-glory, strong-glory-solo.md). Two- to four-player
+games never read them.
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
 never by its key, so variants with changed cards play sensibly. The evaluator is self-contained
