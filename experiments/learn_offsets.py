@@ -190,7 +190,7 @@ def teach_slice(game: str, spec: str, seeds: np.ndarray, offsets=None):
     for g, seed in enumerate(seeds):
         rows, score = record_game(data, strat, tab, seed, res.logs[g, :int(res.games[g, 4])])
         out.append(rows if score == res.players[g, 0, core.F_SCORE] else rows[:0])
-    return out, res.logs[:, :int(res.games[:, 4].max())], res.games[:, 4].copy()
+    return out, res.logs, res.games[:, 4].copy()
 
 
 def teach(args) -> None:
@@ -207,10 +207,9 @@ def teach(args) -> None:
     Path(args.out).mkdir(parents=True, exist_ok=True)
     path = Path(args.out) / f"{args.game}-{args.first}-{args.first + args.count - 1}.npy"
     np.save(path, np.vstack(kept))
-    width = max(logs.shape[1] for _, logs, _ in done)
-    logs = np.vstack([np.pad(lg, ((0, 0), (0, width - lg.shape[1]))) for _, lg, _ in done])
-    np.savez_compressed(path.with_name(path.stem + "-logs.npz"), seeds=seeds, logs=logs,
-                        lengths=np.concatenate([n for _, _, n in done]))
+    lengths = np.concatenate([n for _, _, n in done])
+    logs = np.vstack([lg for _, lg, _ in done])[:, :lengths.max()]
+    np.savez_compressed(path.with_name(path.stem + "-logs.npz"), seeds=seeds, logs=logs, lengths=lengths)
     print(f"{len(kept)} of {len(games)} games replayed, {sum(map(len, kept))} rows, "
           f"{time.time() - t0:.0f} s -> {path}")
 

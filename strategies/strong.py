@@ -70,7 +70,7 @@ cards named by key, which :func:`table_rows` reads and the runner seats below th
 fitted (experiments/learn_offsets.py) to the choices of the nested search above (``solo_nest=3``,
 8 futures) in 600 Glory games it played with the corrections of two earlier rounds learned from
 strong's own flat search. Over 400 paired seeds they bring strong from 81.8 points and 18.5%
-clear (the earlier rounds' corrections) to 96.5 and 41.2%, at about 2.7 times the time; without
+clear (the earlier rounds' corrections) to 96.5 and 41.2%, at 2.2-2.5 times the time; without
 any corrections strong scores 71.9 and clears 9.6% of 10,000 Glory solo games
 (experiments/results/learned-corrections-glory, strong-glory-solo.md). Two- to four-player
 games never read them.

@@ -239,7 +239,7 @@ def test_the_table_carries_strong_rows_only_where_strong_sits():
     glory = load_game("glory")
     plain = build_table(glory)
     with_strong = game_table(glory, [resolve("greedy"), resolve("strong:learned=0")])
-    assert with_strong.shape == (plain.shape[0] + strong.LEARNED_END - strong.LEARNED_ROW, NCOLS)
+    assert with_strong.shape == (plain.shape[0] + len(strong.table_rows(glory)), NCOLS)
     assert np.array_equal(with_strong[:plain.shape[0]], plain)
     assert np.array_equal(with_strong[plain.shape[0]:], strong.table_rows(glory))
     assert np.array_equal(game_table(glory, [resolve("greedy"), resolve("random")]), plain)
