@@ -30,7 +30,8 @@ thousandths as the rows strong reads below an extended card table (strategies/st
 judge: strong (``--spec``) with and without the corrections (or with those of ``--against``) on
 the same solo seeds: each side's mean, clear rate, unpaid wages and workers, and the paired
 differences B - A. The tables it builds carry only the rows of ``TABLE`` (for A none, or those of
-``--against``), whatever strategies/strong_learned holds.
+``--against``), whatever strategies/strong_learned holds. ``--reuse`` takes side A from an earlier
+judgement's side B (saved by ``--save``) in place of playing it again.
 export: writes a table of corrections as the file strong plays with by default in that game
 (strategies/strong_learned/<game>.csv, cards named by key; strategies/strong.py, table_rows).
 
@@ -363,6 +364,16 @@ def judge_slice(game, spec, seeds, offsets):
     return res.players[:, 0, :]
 
 
+def saved_side(path, seeds: np.ndarray) -> np.ndarray:
+    """Side B of an earlier judgement saved at ``path``, for ``seeds`` (all of which it must hold):
+    the games are a function of the seed, so a side already played need not be played again."""
+    saved = np.load(path)
+    at = np.searchsorted(saved["seeds"], seeds)
+    if (at >= len(saved["seeds"])).any() or not np.array_equal(saved["seeds"][at], seeds):
+        raise SystemExit(f"{path} does not hold every seed {seeds[0]}-{seeds[-1]}")
+    return saved["b"][at]
+
+
 def judge(args) -> None:
     offsets = np.load(args.table) * args.scale
     offsets = np.round(offsets).astype(np.int64)
@@ -371,9 +382,12 @@ def judge(args) -> None:
     against = np.load(args.against) if args.against else None
     t0 = time.time()
     res = {}
+    if args.reuse:
+        res["A"] = saved_side(args.reuse, seeds)
     for tag, off in (("A", against), ("B", offsets)):
-        got = Parallel(n_jobs=args.jobs)(delayed(judge_slice)(args.game, args.spec, p, off) for p in parts)
-        res[tag] = np.vstack(got)
+        if tag not in res:
+            got = Parallel(n_jobs=args.jobs)(delayed(judge_slice)(args.game, args.spec, p, off) for p in parts)
+            res[tag] = np.vstack(got)
         rows = res[tag]
         print(f"{tag}: mean {rows[:, core.F_SCORE].mean():.1f}, clear {rows[:, core.F_CLEARED].mean():.3f}, "
               f"unpaid {rows[:, core.F_UNPAID].mean():.2f}, workers {rows[:, core.F_WORKERS].mean():.2f}"
@@ -417,6 +431,8 @@ def main() -> None:
     j.add_argument("--scale", type=float, default=1.0)
     j.add_argument("--save")
     j.add_argument("--against", help="corrections side A plays with (none unless given)")
+    j.add_argument("--reuse", help="an earlier judgement (--save) whose side B is this side A, "
+                   "read in place of playing A again")
     args = ap.parse_args()
     {"teach": teach, "fit": fit, "judge": judge, "export": export}[args.cmd](args)
 

@@ -68,10 +68,11 @@ rows below the card table (from ``LEARNED_ROW``). They come from ``strong_learne
 cards named by key, which :func:`table_rows` reads and the runner seats below the table
 (nesim/registry.py, game_table); ``learned`` scales them (0: off). Only Glory has such a file,
 fitted (experiments/learn_offsets.py) to the choices of the nested search above (``solo_nest=3``,
-8 futures) in 600 Glory games it played with the corrections of two earlier rounds learned from
-strong's own flat search. Over 400 paired seeds they bring strong from 81.8 points and 18.5%
-clear (the earlier rounds' corrections) to 96.5 and 41.2%, at 2.2-2.5 times the time; without
-any corrections strong scores 71.9 and clears 9.6% of 10,000 Glory solo games
+8 futures) in 450 Glory games it played with the corrections of the round before, themselves
+fitted to 600 games of the nested search playing with corrections learned from strong's own flat
+search. On seeds 0-999 strong scores 98.5 points and clears 44.1% with them, 96.4 and 41.6% with
+the round before's, 80.7 and 17.9% with those learned from its own search (whose games take
+0.36-0.41 of the time: 345-393 s per 1000 on two processes, against 965 s); without any corrections it scores 71.9 and clears 9.6% of 10,000 Glory solo games
 (experiments/results/learned-corrections-glory, strong-glory-solo.md). Two- to four-player
 games never read them.
 

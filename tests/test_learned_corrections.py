@@ -194,14 +194,26 @@ def test_the_fit_recovers_a_build_preference_that_depends_on_the_position():
     assert only_place[learn_offsets.SLOTS + coef_at] == 0
 
 
+def test_a_reused_judgement_gives_each_seed_its_own_row_and_refuses_seeds_it_lacks(tmp_path):
+    path = tmp_path / "judge.npz"
+    seeds = np.arange(10, 20, dtype=np.uint64)
+    played = np.arange(10)[:, None] * np.ones((1, 3))  # row i belongs to seed 10 + i
+    np.savez(path, seeds=seeds, a=played * 0, b=played)
+    asked = np.arange(13, 16, dtype=np.uint64)
+    assert learn_offsets.saved_side(path, asked)[:, 0].tolist() == [3, 4, 5]
+    for missing in (np.arange(18, 22, dtype=np.uint64), np.arange(5, 8, dtype=np.uint64)):
+        with pytest.raises(SystemExit, match="does not hold"):
+            learn_offsets.saved_side(path, missing)
+
+
 # ------------------------------------------------------------- the corrections strong plays with
 
 RESULTS = Path(__file__).resolve().parents[1] / "experiments/results/learned-corrections-glory"
 
 
-def test_the_glory_file_holds_the_judged_corrections_learned_from_the_nested_search():
+def test_the_glory_file_holds_the_judged_corrections_of_the_second_round_of_imitating_the_nested_search():
     rows = strong.table_rows(load_game("glory"))
-    assert np.array_equal(rows, np.load(RESULTS / "tn8.npy"))
+    assert np.array_equal(rows, np.load(RESULTS / "tn8r2.npy"))
     assert strong.table_rows(load_game("progress")) is None
     assert strong.table_rows(load_game("mecenat")) is None
 
