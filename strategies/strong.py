@@ -72,9 +72,10 @@ fitted (experiments/learn_offsets.py) to the choices of the nested search above 
 fitted to 600 games of the nested search playing with corrections learned from strong's own flat
 search. On seeds 0-999 strong scores 98.5 points and clears 44.1% with them, 96.4 and 41.6% with
 the round before's, 80.7 and 17.9% with those learned from its own search (whose games take
-0.36-0.41 of the time: 345-393 s per 1000 on two processes, against 965 s); without any corrections it scores 71.9 and clears 9.6% of 10,000 Glory solo games
-(experiments/results/learned-corrections-glory, strong-glory-solo.md). Two- to four-player
-games never read them.
+0.36-0.41 of the time: 345-393 s per 1000 on two processes, against 965 s); without any
+corrections it scores 71.9 and clears 9.6% of 10,000 Glory solo games
+(experiments/results/learned-corrections-glory, strong-glory-solo.md). Two- to four-player games
+never read them.
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
 never by its key, so variants with changed cards play sensibly. The evaluator is self-contained
