@@ -3,6 +3,7 @@
     .venv/bin/python experiments/learn_offsets.py teach --first 0 --count 500 --jobs 1 --out DIR
     .venv/bin/python experiments/learn_offsets.py fit DIR --out T1.npy
     .venv/bin/python experiments/learn_offsets.py teach --table T1.npy --first 1000 --count 500 --jobs 1 --out DIR2
+    .venv/bin/python experiments/learn_offsets.py roll-in --spec TEACHER --table T1.npy --first 50000 --count 20 --out DIR
     .venv/bin/python experiments/learn_offsets.py judge T1.npy --first 6000 --count 400
     .venv/bin/python experiments/learn_offsets.py export T1.npy --out strategies/strong_learned/glory.csv
 
@@ -19,6 +20,12 @@ jitter), its card, the seat's position (strong's ``learned_state``) and whether 
 chose it. A replay that strays from its game is dropped (none has yet). The teacher's logs are
 kept beside the rows (``-logs.npz``: seeds, logs, lengths), so that another recorder can read the
 same games again without playing them.
+roll-in: the teacher's choices in the positions the student reaches (DAgger): each seed is played
+by ``--student`` (strong, with ``--table``); from ``--per-game`` log entries drawn at random in
+its game, the teacher (``--spec``, same table) takes over for ``--width`` entries (then strong's
+one-ply choices finish the game cheaply), and only those entries' decisions are recorded, as
+teach's rows. Imitating the teacher's own games teaches the student the positions the teacher
+reaches; once the student falls behind, it plays in positions those games never saw.
 fit: a conditional logit of the chosen option per family of decision (placement, build, hand
 value for keeps and discards): slope x one-ply value + an offset per card and round + for
 placements (with ``--state all`` for every family) a coefficient per card on each number of the
@@ -53,20 +60,23 @@ from scipy.optimize import minimize
 
 from nesim.cards import load_game
 from nesim.kernel import batch, core
-from nesim.kernel.core import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL,
+from nesim.kernel.core import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, MODE_GAME,
                                STRATEGY_SIG, build_cards, option_card)
 from nesim.kernel.tables import EA, LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table, card_ids
 from nesim.registry import param_matrix, resolve
 from nesim.stats import paired_mean_diff
 from strategies.strong import (LEARNED_FAMILIES, LEARNED_PHASES, LEARNED_ROW, LEARNED_STATE, PARAMS,
-                               SCRATCH_FIXED, WORTH_SIZE, fill_weights, keep_values, learned_state,
-                               option_value, write_table_rows)
+                               SCRATCH_FIXED, WORTH_SIZE, decide, fill_weights, keep_values,
+                               learned_state, option_value, write_table_rows)
 
 NPARAM = 24
 NSTRONG = len(PARAMS)  # strong's parameters, at the head of the recorder's row
 # The recorder's parameter row: strong's parameters, its counts (NLOG..NDEC), the game's log from
 # LOG0, the rows it writes from OUT0.
 NLOG, NOUT, ERR, NDEC = 25, 26, 28, 29
+# A window of the log (entries FROM to TO - 1; none: TO 0): the recorder writes rows only there,
+# and rolled_in plays the teacher only there (DONE: past it, the one-ply choices).
+DONE, FROM, TO = 27, 30, 31
 LOG0 = 32
 COLS = 7 + LEARNED_STATE  # decision, kind, round, card a, card b (-1), one-ply value, chosen, state numbers
 OUT0 = LOG0 + LOGMAX
@@ -135,13 +145,10 @@ def write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, w, scratch):
         params[NOUT] = r + 1
 
 
-@njit(STRATEGY_SIG, cache=True)
-def recorder(kind, seat, opts, n, ctx, st, tab, params):
-    """A strategy that answers every decision as the logged game did, writing its rows."""
-    at = logged_entry(kind, opts, n, st, params)
-    if at < 0:
-        params[ERR] = 1
-        return 0
+@njit(cache=True, _nrt=False)
+def logged_answer(kind, opts, n, params, at):
+    """The answer the logged game gave at log entry ``at``: an option's index, or for a sale the
+    mask of the buildings it sold."""
     e = int(params[LOG0 + at])
     v = e & 0xFFFFF
     if kind == K_SELL:
@@ -153,24 +160,62 @@ def recorder(kind, seat, opts, n, ctx, st, tab, params):
                     mask |= 1 << i
                     break
         return mask
-    chosen = 0
     for i in range(n):
         if opts[i] == v:
-            chosen = i
-            break
-    if kind == K_PLACE or kind == K_BUILD or kind == K_KEEP or kind == K_DISCARD:
+            return i
+    return 0
+
+
+@njit(STRATEGY_SIG, cache=True)
+def recorder(kind, seat, opts, n, ctx, st, tab, params):
+    """A strategy that answers every decision as the logged game did, writing its rows (only in
+    the log's window FROM-TO, when TO is set)."""
+    at = logged_entry(kind, opts, n, st, params)
+    if at < 0:
+        params[ERR] = 1
+        return 0
+    chosen = logged_answer(kind, opts, n, params, at)
+    in_window = params[TO] == 0 or params[FROM] <= at < params[TO]
+    if in_window and (kind == K_PLACE or kind == K_BUILD or kind == K_KEEP or kind == K_DISCARD):
         write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, np.empty(NPARAM),
                    np.empty(SCRATCH_FIXED))
     return chosen
 
 
-def record_game(data, strat, tab, seed, log: np.ndarray) -> tuple[np.ndarray, float]:
+@njit(STRATEGY_SIG, cache=True)
+def rolled_in(kind, seat, opts, n, ctx, st, tab, params):
+    """Plays the logged game (another player's) up to log entry FROM, then strong with the row's
+    parameters (the teacher, searching as it would) up to entry TO, then strong's one-ply choices
+    to the end, cheaply: the teacher's choices in positions the other player reached."""
+    s = st[0]
+    if s.mode == MODE_GAME and s.playout == 0 and params[DONE] == 0:
+        at = s.n_log
+        if at < params[FROM]:
+            if logged_entry(kind, opts, n, st, params) < 0:
+                params[ERR] = 1
+                return 0
+            return logged_answer(kind, opts, n, params, at)
+        if at >= params[TO]:
+            params[DONE] = 1
+    scratch = np.empty(NSTRONG + SCRATCH_FIXED + max(n, 1))
+    if params[DONE] == 0:
+        return decide(kind, seat, opts, n, ctx, st, tab, params[:NSTRONG], scratch)
+    s.playout += 1  # as inside a playout: no search
+    a = decide(kind, seat, opts, n, ctx, st, tab, params[:NSTRONG], scratch)
+    s.playout -= 1
+    return a
+
+
+def record_game(data, strat, tab, seed, log: np.ndarray, window=None) -> tuple[np.ndarray, float]:
     """The rows of one logged game (the recorder replaying ``log``, the game's decision log, with
-    ``strat``'s parameters) and the replay's final score; no rows if the replay strayed."""
+    ``strat``'s parameters; only log entries ``window[0]`` to ``window[1] - 1`` if given) and the
+    replay's final score; no rows if the replay strayed."""
     params = np.zeros((4, WIDTH))
     params[0, :NPARAM] = strat.param_row()
     params[0, NLOG] = len(log)
     params[0, LOG0:LOG0 + len(log)] = log
+    if window is not None:
+        params[0, FROM], params[0, TO] = window
     again = batch.play(data, 1, [seed], [recorder], params, with_log=True, table=tab)
     score = float(again.players[0, 0, core.F_SCORE])
     if params[0, ERR]:
@@ -212,6 +257,55 @@ def teach(args) -> None:
     logs = np.vstack([lg for _, lg, _ in done])[:, :lengths.max()]
     np.savez_compressed(path.with_name(path.stem + "-logs.npz"), seeds=seeds, logs=logs, lengths=lengths)
     print(f"{len(kept)} of {len(games)} games replayed, {sum(map(len, kept))} rows, "
+          f"{time.time() - t0:.0f} s -> {path}")
+
+
+def rolled_in_game(data, teacher, tab, seed, log: np.ndarray, window) -> np.ndarray:
+    """The decision log of a game that follows ``log`` (another player's game of ``seed``) to entry
+    ``window[0]``, then the teacher to entry ``window[1]``, then the teacher's one-ply choices."""
+    params = np.zeros((4, OUT0))
+    params[0, :NPARAM] = teacher.param_row()
+    params[0, NLOG] = len(log)
+    params[0, LOG0:LOG0 + len(log)] = log
+    params[0, FROM], params[0, TO] = window
+    res = batch.play(data, 1, [seed], [rolled_in], params, with_log=True, table=tab)
+    if params[0, ERR]:
+        raise RuntimeError(f"seed {seed}: the rolled-in game strayed from the student's log")
+    return res.logs[0, :int(res.games[0, 4])]
+
+
+def roll_in_slice(game: str, student: str, teacher: str, seeds: np.ndarray, offsets, width: int,
+                  per_game: int, rng_seed: int):
+    """Rows of the teacher's choices in the student's positions (DAgger): each seed's game is
+    played by ``student``; from ``per_game`` log entries drawn at random in it, the teacher takes
+    over for ``width`` entries, and only those entries' decisions are recorded."""
+    data = load_game(game)
+    stud, teach_ = resolve(student), resolve(teacher)
+    tab = learned_table(game, offsets)
+    res = batch.play(data, 1, seeds, [stud.choose], param_matrix([stud]), with_log=True, table=tab)
+    rng = np.random.default_rng(rng_seed)
+    out = []
+    for g, seed in enumerate(seeds):
+        log = res.logs[g, :int(res.games[g, 4])]
+        for k in np.sort(rng.choice(len(log), size=min(per_game, len(log)), replace=False)):
+            window = (int(k), int(k) + width)
+            mixed = rolled_in_game(data, teach_, tab, seed, log, window)
+            rows, _ = record_game(data, teach_, tab, seed, mixed, window)
+            out.append(rows)
+    return out
+
+
+def roll_in(args) -> None:
+    seeds = np.arange(args.first, args.first + args.count, dtype=np.uint64)
+    t0 = time.time()
+    offsets = np.load(args.table) if args.table else None
+    games = roll_in_slice(args.game, args.student, args.spec, seeds, offsets, args.width,
+                          args.per_game, args.first)
+    kept = [np.hstack([np.full((len(g), 1), i, dtype=float), g]) for i, g in enumerate(games) if len(g)]
+    Path(args.out).mkdir(parents=True, exist_ok=True)
+    path = Path(args.out) / f"{args.game}-rolled-{args.first}-{args.first + args.count - 1}.npy"
+    np.save(path, np.vstack(kept))
+    print(f"{len(kept)} of {len(games)} windows recorded, {sum(map(len, kept))} rows, "
           f"{time.time() - t0:.0f} s -> {path}")
 
 
@@ -410,6 +504,16 @@ def main() -> None:
     t.add_argument("--jobs", type=int, default=2)
     t.add_argument("--out", required=True)
     t.add_argument("--table", help="offsets the teacher plays with (from fit)")
+    r = sub.add_parser("roll-in", help="the teacher's choices in the student's positions (DAgger)")
+    r.add_argument("--spec", default="strong", help="the teacher")
+    r.add_argument("--student", default="strong")
+    r.add_argument("--game", default="glory")
+    r.add_argument("--first", type=int, default=0)
+    r.add_argument("--count", type=int, default=20)
+    r.add_argument("--width", type=int, default=20, help="log entries the teacher plays from each start")
+    r.add_argument("--per-game", type=int, default=4, help="starts drawn in each student game")
+    r.add_argument("--out", required=True)
+    r.add_argument("--table", help="offsets both play with (from fit)")
     f = sub.add_parser("fit")
     f.add_argument("folder")
     f.add_argument("--game", default="glory")
@@ -434,7 +538,7 @@ def main() -> None:
     j.add_argument("--reuse", help="an earlier judgement (--save) whose side B is this side A, "
                    "read in place of playing A again")
     args = ap.parse_args()
-    {"teach": teach, "fit": fit, "judge": judge, "export": export}[args.cmd](args)
+    {"teach": teach, "roll-in": roll_in, "fit": fit, "judge": judge, "export": export}[args.cmd](args)
 
 
 if __name__ == "__main__":

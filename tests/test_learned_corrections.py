@@ -151,6 +151,32 @@ def test_a_replayed_searched_game_records_the_choices_it_made():
         assert set(np.unique(g[:, 1]).astype(int)) <= {K_PLACE, K_BUILD, K_DISCARD, core.K_KEEP}
 
 
+def test_a_rolled_in_game_follows_the_student_then_the_teacher_and_records_only_the_teachers_window():
+    data, tab = load_game("glory"), learn_offsets.learned_table("glory", None)
+    seed = np.uint64(44)
+    spec = "strong:solo_playouts=4,solo_sub_playouts=4"
+    teacher, student = resolve(spec), resolve("greedy")
+    student_log = batch.play(data, 1, [seed], [student.choose], param_matrix([student]), with_log=True,
+                             table=tab)
+    slog = student_log.logs[0, :int(student_log.games[0, 4])]
+    own = learn_offsets.teach_slice("glory", spec, np.array([seed]))
+    tlog = own[1][0, :int(own[2][0])]
+    # the teacher from the first entry is the teacher's own game; from past the end, the student's
+    assert np.array_equal(learn_offsets.rolled_in_game(data, teacher, tab, seed, slog, (0, 10 ** 6)), tlog)
+    assert np.array_equal(learn_offsets.rolled_in_game(data, teacher, tab, seed, slog, (len(slog), 10 ** 6)), slog)
+    k = len(slog) // 2
+    mixed = learn_offsets.rolled_in_game(data, teacher, tab, seed, slog, (k, k + 30))
+    assert np.array_equal(mixed[:k], slog[:k]) and not np.array_equal(mixed, slog)
+    window, _ = learn_offsets.record_game(data, teacher, tab, seed, mixed, (k, k + 30))
+    whole, _ = learn_offsets.record_game(data, teacher, tab, seed, mixed)
+    assert 0 < len(window) < len(whole)
+    # the window's rows are a run of the whole game's rows, decisions numbered from 0
+    first = next(i for i in range(len(whole)) if np.array_equal(whole[i, 1:], window[0, 1:]))
+    block = whole[first:first + len(window)]
+    assert np.array_equal(block[:, 1:], window[:, 1:])
+    assert np.array_equal(block[:, 0] - block[0, 0], window[:, 0]) and window[0, 0] == 0
+
+
 def test_the_fit_recovers_a_planted_preference():
     rng = np.random.default_rng(1)
     rows = []
