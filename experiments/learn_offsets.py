@@ -197,25 +197,31 @@ def rolled_in(kind, seat, opts, n, ctx, st, tab, params):
             return logged_answer(kind, opts, n, params, at)
         if at >= params[TO]:
             params[DONE] = 1
-    scratch = np.empty(NSTRONG + SCRATCH_FIXED + max(n, 1))
-    if params[DONE] == 0:
-        return decide(kind, seat, opts, n, ctx, st, tab, params[:NSTRONG], scratch)
-    s.playout += 1  # as inside a playout: no search
-    a = decide(kind, seat, opts, n, ctx, st, tab, params[:NSTRONG], scratch)
-    s.playout -= 1
+    quick = 1 if params[DONE] else 0  # past the window, as inside a playout: no search
+    s.playout += quick
+    a = decide(kind, seat, opts, n, ctx, st, tab, params[:NSTRONG],
+               np.empty(NSTRONG + SCRATCH_FIXED + max(n, 1)))
+    s.playout -= quick
     return a
+
+
+def logged_params(strat, log: np.ndarray, width: int, window=None) -> np.ndarray:
+    """The (4, width) parameter array of a strategy that reads ``log``: ``strat``'s parameters,
+    the log and its length, and the log's window if given."""
+    params = np.zeros((4, width))
+    params[0, :NPARAM] = strat.param_row()
+    params[0, NLOG] = len(log)
+    params[0, LOG0:LOG0 + len(log)] = log
+    if window is not None:
+        params[0, FROM], params[0, TO] = window
+    return params
 
 
 def record_game(data, strat, tab, seed, log: np.ndarray, window=None) -> tuple[np.ndarray, float]:
     """The rows of one logged game (the recorder replaying ``log``, the game's decision log, with
     ``strat``'s parameters; only log entries ``window[0]`` to ``window[1] - 1`` if given) and the
     replay's final score; no rows if the replay strayed."""
-    params = np.zeros((4, WIDTH))
-    params[0, :NPARAM] = strat.param_row()
-    params[0, NLOG] = len(log)
-    params[0, LOG0:LOG0 + len(log)] = log
-    if window is not None:
-        params[0, FROM], params[0, TO] = window
+    params = logged_params(strat, log, WIDTH, window)
     again = batch.play(data, 1, [seed], [recorder], params, with_log=True, table=tab)
     score = float(again.players[0, 0, core.F_SCORE])
     if params[0, ERR]:
@@ -239,6 +245,15 @@ def teach_slice(game: str, spec: str, seeds: np.ndarray, offsets=None):
     return out, res.logs, res.games[:, 4].copy()
 
 
+def save_rows(games: list[np.ndarray], path: Path) -> list[np.ndarray]:
+    """Saves the games that have rows at ``path``, each row led by its game's number in
+    ``games``, and returns them."""
+    kept = [np.hstack([np.full((len(g), 1), i, dtype=float), g]) for i, g in enumerate(games) if len(g)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.save(path, np.vstack(kept))
+    return kept
+
+
 def teach(args) -> None:
     seeds = np.arange(args.first, args.first + args.count, dtype=np.uint64)
     parts = np.array_split(seeds, max(1, args.count // 10))
@@ -249,10 +264,8 @@ def teach(args) -> None:
     else:
         done = Parallel(n_jobs=args.jobs)(delayed(teach_slice)(args.game, args.spec, p, offsets) for p in parts)
     games = [g for part, _, _ in done for g in part]
-    kept = [np.hstack([np.full((len(g), 1), i, dtype=float), g]) for i, g in enumerate(games) if len(g)]
-    Path(args.out).mkdir(parents=True, exist_ok=True)
     path = Path(args.out) / f"{args.game}-{args.first}-{args.first + args.count - 1}.npy"
-    np.save(path, np.vstack(kept))
+    kept = save_rows(games, path)
     lengths = np.concatenate([n for _, _, n in done])
     logs = np.vstack([lg for _, lg, _ in done])[:, :lengths.max()]
     np.savez_compressed(path.with_name(path.stem + "-logs.npz"), seeds=seeds, logs=logs, lengths=lengths)
@@ -263,11 +276,7 @@ def teach(args) -> None:
 def rolled_in_game(data, teacher, tab, seed, log: np.ndarray, window) -> np.ndarray:
     """The decision log of a game that follows ``log`` (another player's game of ``seed``) to entry
     ``window[0]``, then the teacher to entry ``window[1]``, then the teacher's one-ply choices."""
-    params = np.zeros((4, OUT0))
-    params[0, :NPARAM] = teacher.param_row()
-    params[0, NLOG] = len(log)
-    params[0, LOG0:LOG0 + len(log)] = log
-    params[0, FROM], params[0, TO] = window
+    params = logged_params(teacher, log, OUT0, window)
     res = batch.play(data, 1, [seed], [rolled_in], params, with_log=True, table=tab)
     if params[0, ERR]:
         raise RuntimeError(f"seed {seed}: the rolled-in game strayed from the student's log")
@@ -280,7 +289,7 @@ def roll_in_slice(game: str, student: str, teacher: str, seeds: np.ndarray, offs
     played by ``student``; from ``per_game`` log entries drawn at random in it, the teacher takes
     over for ``width`` entries, and only those entries' decisions are recorded."""
     data = load_game(game)
-    stud, teach_ = resolve(student), resolve(teacher)
+    stud, tutor = resolve(student), resolve(teacher)
     tab = learned_table(game, offsets)
     res = batch.play(data, 1, seeds, [stud.choose], param_matrix([stud]), with_log=True, table=tab)
     rng = np.random.default_rng(rng_seed)
@@ -289,8 +298,8 @@ def roll_in_slice(game: str, student: str, teacher: str, seeds: np.ndarray, offs
         log = res.logs[g, :int(res.games[g, 4])]
         for k in np.sort(rng.choice(len(log), size=min(per_game, len(log)), replace=False)):
             window = (int(k), int(k) + width)
-            mixed = rolled_in_game(data, teach_, tab, seed, log, window)
-            rows, _ = record_game(data, teach_, tab, seed, mixed, window)
+            mixed = rolled_in_game(data, tutor, tab, seed, log, window)
+            rows, _ = record_game(data, tutor, tab, seed, mixed, window)
             out.append(rows)
     return out
 
@@ -301,10 +310,8 @@ def roll_in(args) -> None:
     offsets = np.load(args.table) if args.table else None
     games = roll_in_slice(args.game, args.student, args.spec, seeds, offsets, args.width,
                           args.per_game, args.first)
-    kept = [np.hstack([np.full((len(g), 1), i, dtype=float), g]) for i, g in enumerate(games) if len(g)]
-    Path(args.out).mkdir(parents=True, exist_ok=True)
     path = Path(args.out) / f"{args.game}-rolled-{args.first}-{args.first + args.count - 1}.npy"
-    np.save(path, np.vstack(kept))
+    kept = save_rows(games, path)
     print(f"{len(kept)} of {len(games)} windows recorded, {sum(map(len, kept))} rows, "
           f"{time.time() - t0:.0f} s -> {path}")
 
