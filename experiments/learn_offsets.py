@@ -318,18 +318,21 @@ def roll_in(args) -> None:
 
 # ------------------------------------------------------------------ fit
 
-def design(rows: np.ndarray, rounds: int, state_families: int = 1):
+def design(rows: np.ndarray, rounds: int, state_families: int = 1, features=None):
     """Per-row group, slot, value, offset indices and sign; rows of one-option groups dropped.
-    The first ``state_families`` families (1: placements only, 3: all) see the position."""
+    The first ``state_families`` families (1: placements only, 3: all) see the position: its
+    numbers, or ``features(numbers, phase)`` in their place (a richer form, tried on the rows
+    alone; strong reads only the numbers). ``row``: each kept row's index in ``rows``;
+    ``noff``: the offsets the design indexes."""
     game, dec, kind, rnd, a, b, value, chosen = (rows[:, i] for i in range(8))
     x = rows[:, 8:8 + LEARNED_STATE]
     group = (game * 100000 + dec).astype(np.int64)
     _, inv, counts = np.unique(group, return_inverse=True, return_counts=True)
-    keep = counts[inv] > 1
-    kind, rnd, a, b, value, chosen, inv, x = (y[keep] for y in (kind, rnd, a, b, value, chosen, inv, x))
-    _, inv = np.unique(inv, return_inverse=True)
-    order = np.argsort(inv, kind="stable")
-    kind, rnd, a, b, value, chosen, inv, x = (y[order] for y in (kind, rnd, a, b, value, chosen, inv, x))
+    row = np.flatnonzero(counts[inv] > 1)
+    _, inv = np.unique(inv[row], return_inverse=True)
+    row = row[np.argsort(inv, kind="stable")]
+    kind, rnd, a, b, value, chosen, x = (y[row] for y in (kind, rnd, a, b, value, chosen, x))
+    inv = np.sort(inv, kind="stable")
     slot = np.where(kind == K_PLACE, 0, np.where(kind == K_BUILD, 1, 2)).astype(np.int64)
     phase = np.minimum(LEARNED_PHASES - 1, (rnd.astype(np.int64) - 1) * LEARNED_PHASES // rounds)
     base = (slot * LEARNED_PHASES + phase) * NCOLS
@@ -338,15 +341,18 @@ def design(rows: np.ndarray, rounds: int, state_families: int = 1):
     sign = np.where(kind == K_DISCARD, -1.0, 1.0)
     starts = np.flatnonzero(np.r_[True, inv[1:] != inv[:-1]])
     sees = slot < state_families
+    if features is not None:
+        x = features(x, phase)
+    nx = x.shape[1]
     # the offset index of each row's coefficient on each position number, for card a and card b
-    first = NPHASE_OFF + (slot[:, None] * LEARNED_STATE + np.arange(LEARNED_STATE)) * NCOLS
+    first = NPHASE_OFF + (slot[:, None] * nx + np.arange(nx)) * NCOLS
     xa = first + a.astype(np.int64)[:, None]
     xb = np.where(b[:, None] >= 0, first + np.maximum(b, 0).astype(np.int64)[:, None], -1)
     return dict(slot=slot, value=value, ia=ia, ib=ib, sign=sign, chosen=chosen, group=inv,
-                starts=starts, x=x * sees[:, None], xa=xa, xb=xb)
+                starts=starts, x=x * sees[:, None], xa=xa, xb=xb, row=row,
+                noff=NPHASE_OFF + SLOTS * nx * NCOLS)
 
 
-NOFF = SLOTS * LEARNED_PHASES * NCOLS + SLOTS * LEARNED_STATE * NCOLS
 NPHASE_OFF = SLOTS * LEARNED_PHASES * NCOLS
 
 
@@ -368,38 +374,42 @@ def nll(theta, d, lam):
     p = e / z[d["group"]]
     loss = np.sum(np.log(z) + gmax) - np.sum(s * d["chosen"])
     r = p - d["chosen"]
+    noff = d["noff"]
     grad = np.zeros_like(theta)
     grad[:SLOTS] = np.bincount(d["slot"], weights=r * d["value"], minlength=SLOTS)
     rs = r * d["sign"]
-    g_off = np.bincount(d["ia"], weights=rs, minlength=NOFF)
+    g_off = np.bincount(d["ia"], weights=rs, minlength=noff)
     has_b = d["ib"] >= 0
-    g_off += np.bincount(d["ib"][has_b], weights=rs[has_b], minlength=NOFF)
+    g_off += np.bincount(d["ib"][has_b], weights=rs[has_b], minlength=noff)
     wx = rs[:, None] * d["x"]
-    g_off += np.bincount(d["xa"].ravel(), weights=wx.ravel(), minlength=NOFF)
+    g_off += np.bincount(d["xa"].ravel(), weights=wx.ravel(), minlength=noff)
     with_b = d["xb"] >= 0
-    g_off += np.bincount(d["xb"][with_b], weights=wx[with_b], minlength=NOFF)
+    g_off += np.bincount(d["xb"][with_b], weights=wx[with_b], minlength=noff)
     off = theta[SLOTS:]
     grad[SLOTS:] = g_off + 2 * lam * off
     return loss + lam * np.sum(off ** 2), grad
 
 
-def agreement(theta, d):
+def agreement(theta, d, mask=None):
+    """The share of decisions, per family, whose best-scored option is the chosen one (only the
+    decisions where ``mask``, one per decision, is true, if given)."""
     s = scores(theta, d)
     starts = d["starts"]
     gmax = np.maximum.reduceat(s, starts)
     best_is_chosen = np.add.reduceat((s >= gmax[d["group"]]) * d["chosen"], starts) > 0
     slots = d["slot"][starts]
-    return {k: float(best_is_chosen[slots == k].mean()) for k in range(SLOTS)}
+    counted = np.ones(len(starts), dtype=bool) if mask is None else mask
+    return {k: float(best_is_chosen[(slots == k) & counted].mean()) for k in range(SLOTS)}
 
 
 def slope_fit(d) -> np.ndarray:
     """The parameters with every offset 0 and the slopes fitted alone."""
     def loss(a):
-        value, grad = nll(np.r_[a, np.zeros(NOFF)], d, 0.0)
+        value, grad = nll(np.r_[a, np.zeros(d["noff"])], d, 0.0)
         return value, grad[:SLOTS]
 
     a = minimize(loss, np.full(SLOTS, 0.5), jac=True, method="L-BFGS-B").x
-    return np.r_[a, np.zeros(NOFF)]
+    return np.r_[a, np.zeros(d["noff"])]
 
 
 def fitted(d, lam: float, start: np.ndarray | None = None) -> np.ndarray:
@@ -426,7 +436,7 @@ def fit(args) -> None:
     only_slope = slope_fit(train)
     theta = fitted(train, args.lam, only_slope)
     print("slopes", np.round(theta[:SLOTS], 3))
-    for name, th in (("one-ply", np.r_[np.ones(SLOTS), np.zeros(NOFF)]),
+    for name, th in (("one-ply", np.r_[np.ones(SLOTS), np.zeros(train["noff"])]),
                      ("slope only", only_slope), ("offsets", theta)):
         print(f"{name:10s} held-out agreement", {k: round(v, 3) for k, v in agreement(th, test).items()},
               "train", {k: round(v, 3) for k, v in agreement(th, train).items()})
