@@ -13,7 +13,8 @@ from numba import njit
 
 from harness import data
 from nesim.kernel import batch, core
-from nesim.kernel.api import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_SHORT, K_BUILD, K_DISCARD,
+from nesim.kernel.api import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_PRIOR, CTX_PRIOR_AT, CTX_SHORT,
+                              K_BUILD, K_DISCARD,
                               K_KEEP, K_PLACE, K_SELL, LOOKAHEAD, STRATEGY_SIG, sale_price,
                               without_spare)
 from nesim.reference import replay
@@ -100,6 +101,40 @@ def test_lookahead_chooses_by_playout_value(game):
     more = play(game, 1, seeds, searching, playouts=8).field(core.F_SCORE).mean()
     assert few > base + 30
     assert more > few + 10
+
+
+@njit(STRATEGY_SIG)
+def first_by_prior(kind, seat, opts, n, ctx, st, tab, params):
+    """``searching`` (params[0] playouts, params[2]: builds, discards and keeps searched too),
+    with a prior of params[3] thousandths of a point on the first option against every other."""
+    searched = kind == K_PLACE or (params[2] > 0 and (kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP))
+    if st[0].playout == 0 and searched:
+        ctx[CTX_PLAYOUTS] = int(params[0])
+        ctx[CTX_CANDIDATES] = 0
+        ctx[CTX_PRIOR] = 1
+        for i in range(n):
+            ctx[CTX_PRIOR_AT + i] = 0 if i == 0 else -int(params[3])
+        return LOOKAHEAD
+    return random_choose(kind, seat, opts, n, ctx, st, tab, params)
+
+
+@pytest.mark.parametrize("game", ["progress", "glory"])
+@pytest.mark.parametrize("deep", [False, True])
+def test_a_prior_ranks_the_candidates_with_their_playouts(game, deep):
+    """A prior far above any playout difference decides every searched decision: the game is the
+    one played by taking the first option there. A small one leaves the playouts to decide."""
+    seeds = np.arange(6)
+    first = play(game, 1, seeds, first_choices if deep else first_placement)
+    params = np.zeros((4, 16))
+    params[:, 0] = 3
+    params[:, 2] = deep
+    params[:, 3] = 10 ** 9
+    by_prior = batch.play(data(game), 1, seeds.astype(np.uint64), [first_by_prior], params, with_log=True)
+    np.testing.assert_array_equal(first.players, by_prior.players)
+    np.testing.assert_array_equal(first.logs, by_prior.logs)
+    params[:, 3] = 1
+    by_playouts = batch.play(data(game), 1, seeds.astype(np.uint64), [first_by_prior], params, with_log=True)
+    assert not np.array_equal(first.logs, by_playouts.logs)
 
 
 def test_lookahead_games_replay_in_the_reference_engine():

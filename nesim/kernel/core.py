@@ -52,13 +52,15 @@ K_PLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_SELL, K_SELL_CARD = range(7)
 # purposes of a discard (ctx[0])
 P_COST, P_EFFECT, P_HAND_LIMIT = range(3)
 # ctx layout (CTX_PLAYOUTS, CTX_CANDIDATES and CTX_NEST are written by a strategy that answers
-# LOOKAHEAD)
+# LOOKAHEAD; at a placement it may also set CTX_PRIOR to 1 and write each candidate's prior, in
+# thousandths of a point, from CTX_PRIOR_AT on)
 (CTX_PURPOSE, CTX_REMAINING, CTX_WORKPLACE, CTX_SHORT, CTX_PLAYOUTS, CTX_CANDIDATES,
- CTX_NEST) = range(7)
+ CTX_NEST, CTX_PRIOR, CTX_PRIOR_AT) = range(9)
 # An answer that asks the kernel to choose by playouts: each candidate is played to the end of the
 # game about ctx[CTX_PLAYOUTS] times (see plan_turn)
 LOOKAHEAD = -2
-LOOKAHEAD_ROWS = 12  # rows of buf that a lookahead needs
+LOOKAHEAD_ROWS = 13  # rows of buf that a lookahead needs
+PRIOR_ROW = 12  # the priors of a decision searched within a turn or payday (searched_ctx)
 LOOKAHEAD_STATES = 3  # records of st: the game, a playout's scratch copy, the checkpoint
 MODE_GAME, MODE_PLAYOUT, MODE_PROBE = range(3)  # what a state is (STATE.mode)
 OWN = MAXPUB  # PLACE value of an own building b is OWN + b
@@ -273,6 +275,7 @@ def answer(st, tab, fns, params, buf, kind, p, n):
         return 0
     a = 0
     if kind == K_SELL or n > 1:
+        buf[2][CTX_PRIOR] = 0
         a = fns[p](kind, p, buf[0], n, buf[2], st, tab, params[p])
     if a == LOOKAHEAD:
         if s.mode == MODE_PROBE and kind != K_SELL:
@@ -873,6 +876,7 @@ def stop_probe(s, p, n, ctx):
     s.search_k = ctx[CTX_PLAYOUTS]
     s.search_mask = ctx[CTX_CANDIDATES]
     s.search_nest = ctx[CTX_NEST]
+    s.search_prior = ctx[CTX_PRIOR]
     s.halt = HALT_SEARCH
 
 
@@ -1031,7 +1035,7 @@ def nested_playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck, rounds)
 
 
 @njit(cache=True, _nrt=False)
-def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, k, mask, nest):
+def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, k, mask, nest, ctx):
     """The answer among 0..n-1 (those in the bit mask ``mask``, or all when it is 0) with the best
     mean playout value for seat p, by sequential halving (after Karnin, Koren and Somekh 2013)
     over ceil(log2 m) rounds: every surviving candidate gets budget / (survivors x rounds left)
@@ -1040,8 +1044,14 @@ def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, k, mask, nest
     times the budget (m = 4: 1.5; m = 6: 1.8), most of it on the finalists.
     Playout j of every candidate uses the same shuffle, so candidates meet the same luck. With
     ``nest`` each playout is a nested one (nested_playout); the halving then matters most, since
-    the few sampled futures a nested search can afford are spent mostly on the finalists."""
+    the few sampled futures a nested search can afford are spent mostly on the finalists.
+    When ``ctx[CTX_PRIOR]`` is set, candidate i is ranked by its mean plus its prior
+    ``ctx[CTX_PRIOR_AT + i]`` (thousandths of a point, turned into the playout value's unit)."""
     s = st[0]
+    prior_unit = 0.0
+    if ctx[CTX_PRIOR] != 0 and n + CTX_PRIOR_AT <= ctx.shape[0]:
+        prior_unit = (SOLO_QUARTERS if s.n == 1 else 1) / 1000.0
+    prior = ctx[CTX_PRIOR_AT:]
     alive = buf[6]  # 1 while answer i is a candidate
     done = buf[7]  # its playouts so far
     total = buf[8]  # the sum of their values
@@ -1071,32 +1081,41 @@ def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, k, mask, nest
                     else:
                         total[i] += playout(st, tab, fns, params, log, buf, ck, seat, p, i, luck)
                     done[i] += 1
-        best = best_mean(alive, done, total, n)
+        best = best_mean(alive, done, total, n, prior, prior_unit)
         if m <= 1 or steps <= 1:
             return best
         keep = (m + 1) // 2
         for _ in range(m - keep):
-            alive[worst_mean(alive, done, total, n)] = 0
+            alive[worst_mean(alive, done, total, n, prior, prior_unit)] = 0
         m = keep
         steps -= 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def best_mean(alive, done, total, n):
+def best_mean(alive, done, total, n, prior, unit):
     best = -1
     for i in range(n):
-        if alive[i] and (best < 0 or total[i] * done[best] > total[best] * done[i]):
+        if alive[i] and (best < 0 or better_mean(i, best, done, total, prior, unit)):
             best = i
     return best
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def worst_mean(alive, done, total, n):
+def worst_mean(alive, done, total, n, prior, unit):
     worst = -1
     for i in range(n):
-        if alive[i] and (worst < 0 or total[i] * done[worst] <= total[worst] * done[i]):
+        if alive[i] and (worst < 0 or not better_mean(i, worst, done, total, prior, unit)):
             worst = i
     return worst
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def better_mean(i, j, done, total, prior, unit):
+    """Whether candidate i's mean (plus its prior, when ``unit`` is not 0) beats j's; without
+    priors in whole numbers, so that ties fall the same way on every machine."""
+    if unit == 0.0:
+        return total[i] * done[j] > total[j] * done[i]
+    return total[i] / done[i] + unit * prior[i] > total[j] / done[j] + unit * prior[j]
 
 
 @njit(cache=True, _nrt=False)
@@ -1122,6 +1141,17 @@ def probe(st, tab, fns, params, log, buf, ck, seat):
 
 
 @njit(cache=True, _nrt=False)
+def copy_priors(c, buf):
+    """The priors of the decision a probe stopped at, copied out of the probe's ctx (buf[5],
+    which the playouts reuse) into buf[PRIOR_ROW], with its CTX_PRIOR off when it gave none."""
+    ctx = buf[PRIOR_ROW]
+    ctx[CTX_PRIOR] = c.search_prior
+    if c.search_prior:
+        for i in range(CTX_PRIOR_AT, min(CTX_PRIOR_AT + c.search_n, ctx.shape[0])):
+            ctx[i] = buf[5][i]
+
+
+@njit(cache=True, _nrt=False)
 def plan_answers(st, tab, fns, params, log, buf, ck, seat):
     """Fills the game's answer list for the turn (or payday) from the checkpoint: probe, search
     the decision the probe stopped at, add the best answer, and again until none is left."""
@@ -1133,8 +1163,9 @@ def plan_answers(st, tab, fns, params, log, buf, ck, seat):
                 for q in range(s.n):
                     s.srng[q] = c.srng[q]
             return
+        copy_priors(c, buf)
         j = best_candidate(st, tab, fns, params, log, buf, ck, seat, c.search_seat, c.search_n,
-                           c.search_k, c.search_mask, c.search_nest)
+                           c.search_k, c.search_mask, c.search_nest, buf[PRIOR_ROW])
         s.prefix[s.prefix_n] = j
         s.prefix_n += 1
 
@@ -1145,6 +1176,7 @@ def plan_turn(st, tab, fns, params, log, buf, p, n):
     answer list, which the turn then replays. The list is empty here: every turn and payday of
     the game empties it when done."""
     s = st[0]
+    buf[2][CTX_PRIOR] = 0
     a = fns[p](K_PLACE, p, buf[0], n, buf[2], st, tab, params[p])
     if a != LOOKAHEAD or st.shape[0] < LOOKAHEAD_STATES:
         if a == LOOKAHEAD:
@@ -1155,7 +1187,8 @@ def plan_turn(st, tab, fns, params, log, buf, p, n):
     s.lookahead_on = 1
     st[2] = st[0]
     s.prefix[0] = best_candidate(st, tab, fns, params, log[:0], buf, CK_TURN, p, p, n,
-                                 buf[2][CTX_PLAYOUTS], buf[2][CTX_CANDIDATES], buf[2][CTX_NEST])
+                                 buf[2][CTX_PLAYOUTS], buf[2][CTX_CANDIDATES], buf[2][CTX_NEST],
+                                 buf[2])
     s.prefix_n = 1
     plan_answers(st, tab, fns, params, log[:0], buf, CK_TURN, p)
 
