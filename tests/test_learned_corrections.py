@@ -103,6 +103,47 @@ def test_a_placement_correction_can_depend_on_the_position():
     assert ask(K_PLACE, opts, st, table) == plain
 
 
+def searched_priors(opts, st, tab, **changes):
+    """strong's answer to a solo placement at the top of the game (a search) and the priors it
+    leaves in ctx for the candidates (None when it gives none)."""
+    ctx = np.zeros(MAXOPTS, dtype=np.int64)
+    params = np.array(list(strong.PARAMS.values()))
+    for name, value in changes.items():
+        params[list(strong.PARAMS).index(name)] = value
+    st[0]["playout"] = 0
+    o = np.zeros(MAXOPTS, dtype=np.int64)
+    o[:len(opts)] = opts
+    a = strong.choose(K_PLACE, 0, o, len(opts), ctx, st, tab, params)
+    assert a == core.LOOKAHEAD
+    return ctx[core.CTX_PRIOR_AT:core.CTX_PRIOR_AT + len(opts)].copy() if ctx[core.CTX_PRIOR] else None
+
+
+def test_the_search_gets_a_share_of_the_corrected_values_as_priors_only_with_corrections():
+    tab = build_table(load_game("glory"))
+    st = solo_state(tab)
+    opts = np.zeros(MAXOPTS, dtype=np.int64)
+    n = core.placement_options(st[0], tab, 0, opts, np.zeros(MAXOPTS, dtype=np.int64))
+    opts = opts[:n]
+    target = 1
+    card = int(core.option_card(st[0], opts[target]))
+    row = int(strong.learned_phase(st[0], tab))  # the placements' row of this round
+    high = searched_priors(opts, st, extended(tab, row, card, 100.0))
+    low = searched_priors(opts, st, extended(tab, row, card, 50.0))
+    assert high is not None and high[target] == 0 == high.max()
+    others = [i for i in range(n) if int(core.option_card(st[0], opts[i])) != card]
+    # 50 points more of correction on the target is 0.1 x 50 points more of prior against the rest
+    share = strong.PARAMS["solo_prior"]
+    for i in others:
+        assert abs((high[target] - high[i]) - (low[target] - low[i]) - share * 50_000) <= 1
+    half = searched_priors(opts, st, extended(tab, row, card, 100.0), solo_prior=share / 2)
+    for i in others:
+        assert abs(half[i] - high[i] / 2) <= 1
+    # no corrections, corrections switched off, or no share: the playouts alone decide
+    assert searched_priors(opts, st, tab) is None
+    assert searched_priors(opts, st, extended(tab, row, card, 100.0), learned=0) is None
+    assert searched_priors(opts, st, extended(tab, row, card, 100.0), solo_prior=0) is None
+
+
 def test_build_and_hand_coefficients_follow_the_position_in_their_own_rows():
     tab, st, hand = two_card_hand()
     money = strong.LEARNED_STATE_NAMES.index("money")
