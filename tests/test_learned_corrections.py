@@ -66,6 +66,15 @@ def ask(kind, opts, st, tab, workplace=0):
     return strong.choose(kind, 0, o, len(opts), ctx, st, tab, params)
 
 
+def placement_in_round_4():
+    """Glory's table, a solo state in round 4 and its placement options."""
+    tab = build_table(load_game("glory"))
+    st = solo_state(tab)
+    opts = np.zeros(MAXOPTS, dtype=np.int64)
+    n = core.placement_options(st[0], tab, 0, opts, np.zeros(MAXOPTS, dtype=np.int64))
+    return tab, st, opts[:n]
+
+
 def test_a_correction_for_a_discarded_card_keeps_it_and_one_for_a_build_builds_it():
     tab, st, hand = two_card_hand()
     phase = int(strong.learned_phase(st[0], tab))
@@ -86,11 +95,8 @@ def test_a_correction_for_a_discarded_card_keeps_it_and_one_for_a_build_builds_i
 
 
 def test_a_placement_correction_can_depend_on_the_position():
-    tab = build_table(load_game("glory"))
-    st = solo_state(tab)
-    opts = np.zeros(MAXOPTS, dtype=np.int64)
-    n = core.placement_options(st[0], tab, 0, opts, np.zeros(MAXOPTS, dtype=np.int64))
-    opts = opts[:n]
+    tab, st, opts = placement_in_round_4()
+    n = len(opts)
     assert n >= 2
     plain = ask(K_PLACE, opts, st, tab)
     target = (plain + 1) % n
@@ -119,11 +125,8 @@ def searched_priors(opts, st, tab, **changes):
 
 
 def test_the_search_gets_a_share_of_the_corrected_values_as_priors_only_with_corrections():
-    tab = build_table(load_game("glory"))
-    st = solo_state(tab)
-    opts = np.zeros(MAXOPTS, dtype=np.int64)
-    n = core.placement_options(st[0], tab, 0, opts, np.zeros(MAXOPTS, dtype=np.int64))
-    opts = opts[:n]
+    tab, st, opts = placement_in_round_4()
+    n = len(opts)
     target = 1
     card = int(core.option_card(st[0], opts[target]))
     row = int(strong.learned_phase(st[0], tab))  # the placements' row of this round
