@@ -10,16 +10,17 @@ naming a legal sale. ``st[0]`` is the game state (see ``tables.STATE``), ``tab``
 from numba import njit
 
 from nesim.kernel.core import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_PRIOR, CTX_PRIOR_AT,
-                               CTX_PURPOSE, CTX_REMAINING, CTX_SHORT, CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP,
-                               K_MODE, K_PLACE, K_SELL, LOOKAHEAD, OWN, PAIR, P_COST, P_EFFECT,
-                               P_HAND_LIMIT, STRATEGY_SIG, STRATEGY_T, build_cards, option_card,
-                               sale_is_legal, sale_price, strategy_below)
+                               CTX_PURPOSE, CTX_REMAINING, CTX_SHORT, CTX_WORKPLACE, K_BUILD,
+                               K_DISCARD, K_KEEP, K_MODE, K_PLACE, K_SELL, LOOKAHEAD, OWN, PAIR,
+                               P_COST, P_EFFECT, P_HAND_LIMIT, STRATEGY_SIG, STRATEGY_T,
+                               build_cards, option_card, sale_is_legal, sale_price,
+                               strategy_below)
 
-__all__ = ["CTX_CANDIDATES", "CTX_NEST", "CTX_PLAYOUTS", "CTX_PRIOR", "CTX_PRIOR_AT", "CTX_PURPOSE", "CTX_REMAINING",
-           "CTX_SHORT", "CTX_WORKPLACE", "K_BUILD", "K_DISCARD", "K_KEEP", "K_MODE", "K_PLACE",
-           "K_SELL", "LOOKAHEAD", "OWN", "PAIR", "P_COST", "P_EFFECT", "P_HAND_LIMIT", "STRATEGY_SIG",
-           "STRATEGY_T", "build_cards", "option_card", "random_sale", "sale_is_legal", "sale_price",
-           "strategy_below", "without_spare"]
+__all__ = ["CTX_CANDIDATES", "CTX_NEST", "CTX_PLAYOUTS", "CTX_PRIOR", "CTX_PRIOR_AT", "CTX_PURPOSE",
+           "CTX_REMAINING", "CTX_SHORT", "CTX_WORKPLACE", "K_BUILD", "K_DISCARD", "K_KEEP", "K_MODE",
+           "K_PLACE", "K_SELL", "LOOKAHEAD", "OWN", "PAIR", "P_COST", "P_EFFECT", "P_HAND_LIMIT",
+           "STRATEGY_SIG", "STRATEGY_T", "build_cards", "option_card", "random_sale", "sale_is_legal",
+           "sale_price", "strategy_below", "without_spare"]
 
 
 @njit(cache=True)

@@ -52,15 +52,15 @@ K_PLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_SELL, K_SELL_CARD = range(7)
 # purposes of a discard (ctx[0])
 P_COST, P_EFFECT, P_HAND_LIMIT = range(3)
 # ctx layout (CTX_PLAYOUTS, CTX_CANDIDATES and CTX_NEST are written by a strategy that answers
-# LOOKAHEAD; at a placement it may also set CTX_PRIOR to 1 and write each candidate's prior, in
-# thousandths of a point, from CTX_PRIOR_AT on)
+# LOOKAHEAD; it may also set CTX_PRIOR to 1 and write each candidate's prior, in thousandths of a
+# point, from CTX_PRIOR_AT on)
 (CTX_PURPOSE, CTX_REMAINING, CTX_WORKPLACE, CTX_SHORT, CTX_PLAYOUTS, CTX_CANDIDATES,
  CTX_NEST, CTX_PRIOR, CTX_PRIOR_AT) = range(9)
 # An answer that asks the kernel to choose by playouts: each candidate is played to the end of the
 # game about ctx[CTX_PLAYOUTS] times (see plan_turn)
 LOOKAHEAD = -2
 LOOKAHEAD_ROWS = 13  # rows of buf that a lookahead needs
-PRIOR_ROW = 12  # the priors of a decision searched within a turn or payday (searched_ctx)
+PRIOR_ROW = 12  # the priors of a decision searched within a turn or payday (copy_priors)
 LOOKAHEAD_STATES = 3  # records of st: the game, a playout's scratch copy, the checkpoint
 MODE_GAME, MODE_PLAYOUT, MODE_PROBE = range(3)  # what a state is (STATE.mode)
 OWN = MAXPUB  # PLACE value of an own building b is OWN + b
