@@ -82,11 +82,12 @@ placement's corrected one-ply value and ``solo_sub_prior`` of each build's, disc
 counted from the best option's, are added to the candidates' mean playout values
 (core.best_candidate, ``ctx[CTX_PRIOR]``). The playouts see the corrections only through where
 they drift after a move; the prior brings the nested search's judgement of the move itself into
-the pick. Glory solo, seeds 0-999: 107.5 points and 57.9% clear, +9.0 ± 0.8 points and +13.8 ±
-1.6 points of clear rate over the same corrections without priors, paired by seed, in about the
-same time (experiments/results/strong-prior-glory-67ca006, strong-solo-67ca006). Without
-corrections the one-ply value is the playouts' own policy and a prior only counts it twice
-(Progress, 200 games: -4.0 ± 2.0 points), so a game without a corrections file gets none.
+the pick. Glory solo, seeds 0-9999: 109.2 points and 59.2% clear (Wilson 58.2-60.1%); on seeds
+0-2999 +9.7 ± 0.5 points and +13.5 ± 0.9 points of clear rate over the same corrections without
+priors, paired by seed, in about the same time (experiments/results/strong-prior-glory-67ca006,
+strong-solo-67ca006). Without corrections the one-ply value is the playouts' own policy and a
+prior only counts it twice (Progress, 200 games: -4.0 ± 2.0 points), so a game without a
+corrections file gets none.
 
 Every card is read through the table (effect id, END_KIND/END_A/END_B, ASSET, cost rules, icons),
 never by its key, so variants with changed cards play sensibly. The evaluator is self-contained
