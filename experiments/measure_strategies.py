@@ -87,6 +87,8 @@ def solo_games(game: str, spec: str, seeds: np.ndarray, jobs: int = 1) -> tuple[
 
 def solo(game: str, spec: str, games: int, jobs: int = 1, first: int = 0,
          save: Path | None = None) -> tuple[float, float]:
+    if games == 0:  # --solo 0 measures only the duels
+        return float("nan"), float("nan")
     seeds = np.arange(first, first + games, dtype=np.uint64)
     scores, cleared = solo_games(game, spec, seeds, jobs)
     if save is not None:

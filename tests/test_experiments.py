@@ -67,6 +67,15 @@ def test_games_option_plays_only_the_games_named(tmp_path):
     assert not (tmp_path / "x").exists()
 
 
+def test_no_solo_games_measures_only_the_duels_without_warnings(tmp_path):
+    """--solo 0 plays no solo game, saves no slice and prints no numpy warning of an empty mean."""
+    r = measure("--solo", "0", "--duel", "20", "--games", "glory", "--save", str(tmp_path), "greedy")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "Warning" not in r.stderr
+    assert not list(tmp_path.glob("*.npz"))
+    assert set(table(r.stdout)) == {"glory"}
+
+
 def compare(*args):
     return subprocess.run([sys.executable, str(ROOT / "experiments" / "compare_solo.py"), *args],
                           capture_output=True, text=True, timeout=600)
