@@ -60,7 +60,7 @@ P_COST, P_EFFECT, P_HAND_LIMIT = range(3)
 # game about ctx[CTX_PLAYOUTS] times (see plan_turn)
 LOOKAHEAD = -2
 LOOKAHEAD_ROWS = 13  # rows of buf that a lookahead needs
-PRIOR_ROW = 12  # the priors of a decision searched within a turn or payday (copy_priors)
+SEARCH_ROW = 12  # the request of a decision searched within a turn or payday (copy_request)
 LOOKAHEAD_STATES = 3  # records of st: the game, a playout's scratch copy, the checkpoint
 MODE_GAME, MODE_PLAYOUT, MODE_PROBE = range(3)  # what a state is (STATE.mode)
 OWN = MAXPUB  # PLACE value of an own building b is OWN + b
@@ -279,7 +279,7 @@ def answer(st, tab, fns, params, buf, kind, p, n):
         a = fns[p](kind, p, buf[0], n, buf[2], st, tab, params[p])
     if a == LOOKAHEAD:
         if s.mode == MODE_PROBE and kind != K_SELL:
-            stop_probe(s, p, n, buf[2])
+            stop_probe(s, p, n)
             return 0
         a = direct_answer(st, tab, fns, params, buf, kind, p, n)
     if s.mode == MODE_PROBE:
@@ -870,13 +870,11 @@ HALT_SEARCH, HALT_FULL = 1, 2  # why a probe stopped
 
 
 @njit(cache=True, _nrt=False)
-def stop_probe(s, p, n, ctx):
+def stop_probe(s, p, n):
+    """The probe halts at seat p's decision among n options; the strategy's request (budget,
+    candidates, nesting, priors) stays in the probe's ctx, since no strategy is asked after."""
     s.search_seat = p
     s.search_n = n
-    s.search_k = ctx[CTX_PLAYOUTS]
-    s.search_mask = ctx[CTX_CANDIDATES]
-    s.search_nest = ctx[CTX_NEST]
-    s.search_prior = ctx[CTX_PRIOR]
     s.halt = HALT_SEARCH
 
 
@@ -1035,19 +1033,22 @@ def nested_playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck, rounds)
 
 
 @njit(cache=True, _nrt=False)
-def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, k, mask, nest, ctx):
-    """The answer among 0..n-1 (those in the bit mask ``mask``, or all when it is 0) with the best
-    mean playout value for seat p, by sequential halving (after Karnin, Koren and Somekh 2013)
-    over ceil(log2 m) rounds: every surviving candidate gets budget / (survivors x rounds left)
-    playouts, budget = k x m, and the better half by mean goes on. Each round thus spends the
-    budget over the rounds left rather than over all rounds, so the total comes to about 1.5-2
-    times the budget (m = 4: 1.5; m = 6: 1.8), most of it on the finalists.
+def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, ctx):
+    """The answer among 0..n-1 (those in the bit mask ``mask = ctx[CTX_CANDIDATES]``, or all when
+    it is 0) with the best mean playout value for seat p, by sequential halving (after Karnin,
+    Koren and Somekh 2013) over ceil(log2 m) rounds: every surviving candidate gets budget /
+    (survivors x rounds left) playouts, budget = k x m with k = ctx[CTX_PLAYOUTS], and the better
+    half by mean goes on. Each round thus spends the budget over the rounds left rather than over
+    all rounds, so the total comes to about 1.5-2 times the budget (m = 4: 1.5; m = 6: 1.8), most
+    of it on the finalists.
     Playout j of every candidate uses the same shuffle, so candidates meet the same luck. With
-    ``nest`` each playout is a nested one (nested_playout); the halving then matters most, since
-    the few sampled futures a nested search can afford are spent mostly on the finalists.
+    ``nest = ctx[CTX_NEST]`` each playout is a nested one (nested_playout); the halving then
+    matters most, since the few sampled futures a nested search can afford are spent mostly on
+    the finalists.
     When ``ctx[CTX_PRIOR]`` is set, candidate i is ranked by its mean plus its prior
     ``ctx[CTX_PRIOR_AT + i]`` (thousandths of a point, turned into the playout value's unit)."""
     s = st[0]
+    k, mask, nest = ctx[CTX_PLAYOUTS], ctx[CTX_CANDIDATES], ctx[CTX_NEST]
     prior_unit = 0.0
     if ctx[CTX_PRIOR] != 0 and n + CTX_PRIOR_AT <= ctx.shape[0]:
         prior_unit = (SOLO_QUARTERS if s.n == 1 else 1) / 1000.0
@@ -1141,12 +1142,14 @@ def probe(st, tab, fns, params, log, buf, ck, seat):
 
 
 @njit(cache=True, _nrt=False)
-def copy_priors(c, buf):
-    """The priors of the decision a probe stopped at, copied out of the probe's ctx (buf[5],
-    which the playouts reuse) into buf[PRIOR_ROW], with its CTX_PRIOR off when it gave none."""
-    ctx = buf[PRIOR_ROW]
-    ctx[CTX_PRIOR] = c.search_prior
-    if c.search_prior:
+def copy_request(c, buf):
+    """The request of the decision a probe stopped at (budget, candidates, nesting and, when
+    CTX_PRIOR is set, the priors), copied out of the probe's ctx (buf[5], which the playouts
+    reuse) into buf[SEARCH_ROW]."""
+    ctx = buf[SEARCH_ROW]
+    for i in range(CTX_PLAYOUTS, CTX_PRIOR_AT):
+        ctx[i] = buf[5][i]
+    if ctx[CTX_PRIOR]:
         for i in range(CTX_PRIOR_AT, min(CTX_PRIOR_AT + c.search_n, ctx.shape[0])):
             ctx[i] = buf[5][i]
 
@@ -1163,9 +1166,9 @@ def plan_answers(st, tab, fns, params, log, buf, ck, seat):
                 for q in range(s.n):
                     s.srng[q] = c.srng[q]
             return
-        copy_priors(c, buf)
+        copy_request(c, buf)
         j = best_candidate(st, tab, fns, params, log, buf, ck, seat, c.search_seat, c.search_n,
-                           c.search_k, c.search_mask, c.search_nest, buf[PRIOR_ROW])
+                           buf[SEARCH_ROW])
         s.prefix[s.prefix_n] = j
         s.prefix_n += 1
 
@@ -1186,9 +1189,7 @@ def plan_turn(st, tab, fns, params, log, buf, p, n):
         return
     s.lookahead_on = 1
     st[2] = st[0]
-    s.prefix[0] = best_candidate(st, tab, fns, params, log[:0], buf, CK_TURN, p, p, n,
-                                 buf[2][CTX_PLAYOUTS], buf[2][CTX_CANDIDATES], buf[2][CTX_NEST],
-                                 buf[2])
+    s.prefix[0] = best_candidate(st, tab, fns, params, log[:0], buf, CK_TURN, p, p, n, buf[2])
     s.prefix_n = 1
     plan_answers(st, tab, fns, params, log[:0], buf, CK_TURN, p)
 

@@ -242,8 +242,6 @@ STATE = np.dtype([
     ("nest", np.int32), ("prefix_opts", np.int16, (NEST_MAX,)), ("luck_at", np.int32),
     ("nest_until", np.int32),
     ("search_seat", np.int32), ("search_n", np.int32),
-    ("search_k", np.int64), ("search_mask", np.int64), ("search_nest", np.int32),
-    ("search_prior", np.int32),
     ("luck", np.uint64),
 ])
 STATE_T = numba.from_dtype(STATE)
