@@ -104,12 +104,11 @@ from nesim.cards import GameData
 from nesim.errors import NesimError
 from nesim.kernel.api import STRATEGY_SIG, without_spare
 from nesim.kernel.core import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_PRIOR, CTX_PRIOR_AT,
-                               CTX_SHORT, CTX_WORKPLACE,
-                               GOLDEN, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_PLACE, K_SELL, LOOKAHEAD,
-                               MODE_PLAYOUT, OWN, block_newest, bonus, build_cards, construct_cost,
-                               construct_payable, current_cost, hand_limit, icon_counts,
-                               lowest_bit, mix64, option_card, owned_with, public_open, sale_price,
-                               terms_allow, units_left, worker_cap)
+                               CTX_SHORT, CTX_WORKPLACE, GOLDEN, K_BUILD, K_DISCARD, K_KEEP, K_MODE,
+                               K_PLACE, K_SELL, LOOKAHEAD, MODE_PLAYOUT, OWN, block_newest, bonus,
+                               build_cards, construct_cost, construct_payable, current_cost,
+                               hand_limit, icon_counts, lowest_bit, mix64, option_card, owned_with,
+                               public_open, sale_price, terms_allow, units_left, worker_cap)
 from nesim.kernel.tables import (ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_BUILDING_CO,
                                  C_COLONY, C_CONTRACTOR, C_DOUBLE_CITY, C_SKYSCRAPER, C_TEMPLE,
                                  C_WORLDWIDE, EA, EB, EFFECT, END_A, END_AGRI_AND_IND,

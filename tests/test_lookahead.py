@@ -13,10 +13,9 @@ from numba import njit
 
 from harness import data
 from nesim.kernel import batch, core
-from nesim.kernel.api import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_PRIOR, CTX_PRIOR_AT, CTX_SHORT,
-                              K_BUILD, K_DISCARD,
-                              K_KEEP, K_PLACE, K_SELL, LOOKAHEAD, STRATEGY_SIG, sale_price,
-                              without_spare)
+from nesim.kernel.api import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_PRIOR, CTX_PRIOR_AT,
+                              CTX_SHORT, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, LOOKAHEAD,
+                              STRATEGY_SIG, sale_price, without_spare)
 from nesim.reference import replay
 from strategies.random import choose as random_choose
 
@@ -42,7 +41,8 @@ def searching(kind, seat, opts, n, ctx, st, tab, params):
     """Random, except that outside playouts it answers LOOKAHEAD with params[0] playouts and the
     candidate mask params[1], to placements and, when params[2] is set, to builds, discards and
     Design Office picks as well."""
-    searched = kind == K_PLACE or (params[2] > 0 and (kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP))
+    within = kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP
+    searched = kind == K_PLACE or (params[2] > 0 and within)
     if st[0].playout == 0 and searched:
         ctx[CTX_PLAYOUTS] = int(params[0])
         ctx[CTX_CANDIDATES] = int(params[1])
@@ -107,7 +107,8 @@ def test_lookahead_chooses_by_playout_value(game):
 def first_by_prior(kind, seat, opts, n, ctx, st, tab, params):
     """``searching`` (params[0] playouts, params[2]: builds, discards and keeps searched too),
     with a prior of params[3] thousandths of a point on the first option against every other."""
-    searched = kind == K_PLACE or (params[2] > 0 and (kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP))
+    within = kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP
+    searched = kind == K_PLACE or (params[2] > 0 and within)
     if st[0].playout == 0 and searched:
         ctx[CTX_PLAYOUTS] = int(params[0])
         ctx[CTX_CANDIDATES] = 0
@@ -185,7 +186,8 @@ def test_a_multiplayer_playout_is_worth_the_lead_over_the_best_opponent():
 @njit(STRATEGY_SIG)
 def nesting(kind, seat, opts, n, ctx, st, tab, params):
     """``searching`` that also asks for nested playouts over params[3] rounds."""
-    searched = kind == K_PLACE or (params[2] > 0 and (kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP))
+    within = kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP
+    searched = kind == K_PLACE or (params[2] > 0 and within)
     if st[0].playout == 0 and searched:
         ctx[CTX_PLAYOUTS] = int(params[0])
         ctx[CTX_CANDIDATES] = int(params[1])
