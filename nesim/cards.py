@@ -44,6 +44,7 @@ END_RULES = {
     "per_consumer_item": 1,
     "per_worker": 1,
     "per_lock": 1,
+    "per_no_sale": 1,  # per building with the no-sale icon: lock cards and Burnt Field
     "per_industry": 1,
     "empty_hand": 1,
     "double_vp": 0,

@@ -116,7 +116,7 @@ from nesim.kernel.tables import (ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_B
                                  END_IND_VALUE, END_KIND, END_MIN_AGRI, END_MIN_BUILDINGS,
                                  END_MIN_IND, END_MIN_ITEMS, END_MIN_LOCK, END_MIN_VP,
                                  END_MIN_WORKERS, END_ONLY_LOCK, END_PER_BUILDING, END_PER_IND,
-                                 END_PER_ITEM, END_PER_LOCK, END_PER_WORKER, E_BREWERY,
+                                 END_PER_ITEM, END_PER_LOCK, END_PER_NO_SALE, END_PER_WORKER, E_BREWERY,
                                  E_BURNT_FIELD, E_CAFE, E_CHEMICAL, E_CHICKEN, E_CONSTRUCT,
                                  E_DESIGN_OFFICE, E_DISCARD_DRAW, E_DISCARD_MONEY, E_DRAW,
                                  E_DRAW_VP, E_FARM_RESORT, E_FARM_VILLAGE, E_FILL_HAND,
@@ -274,7 +274,7 @@ def bonus_total(s, tab, p, extra, removed):
 def bonus_sum(s, tab, p, extra, counts):
     """The end-game bonus of the buildings owned now and ``extra`` (-1: none), on ``counts``
     (icon_counts with ``extra``), for a caller that has them already."""
-    nb, agri, ind, lock, agri_v, ind_v = counts
+    nb, agri, ind, lock, agri_v, ind_v, nosale = counts
     total = 0
     m = owned_with(s, p, extra)
     while m:
@@ -284,7 +284,7 @@ def bonus_sum(s, tab, p, extra, counts):
         kind = tab[END_KIND, b]
         if k and kind:
             total += k * bonus(kind, tab[END_A, b], tab[END_B, b], nb, agri, ind, lock, agri_v,
-                               ind_v, s.hand_n[p], s.hand[p, CONS], s.workers[p], s.vp[p])
+                               ind_v, nosale, s.hand_n[p], s.hand[p, CONS], s.workers[p], s.vp[p])
     return total
 
 
@@ -298,8 +298,8 @@ def own_bonus(s, tab, p, b, counts):
     a = tab[END_A, b]
     prize = tab[END_B, b]
     rl = rounds_left(s, tab)
-    nb, agri, ind, lock, agri_v, ind_v = counts
-    now = float(bonus(kind, a, prize, nb, agri, ind, lock, agri_v, ind_v, s.hand_n[p],
+    nb, agri, ind, lock, agri_v, ind_v, nosale = counts
+    now = float(bonus(kind, a, prize, nb, agri, ind, lock, agri_v, ind_v, nosale, s.hand_n[p],
                       s.hand[p, CONS], s.workers[p], s.vp[p]))
     grow = 0.7 * rl  # buildings still to come, about a third of them with each icon
     est = now
@@ -307,6 +307,8 @@ def own_bonus(s, tab, p, b, counts):
         est = a * (nb + grow)
     elif kind == END_PER_LOCK:
         est = a * (lock + grow / 3.0)
+    elif kind == END_PER_NO_SALE:
+        est = a * (nosale + grow / 3.0)
     elif kind == END_PER_IND:
         est = a * (ind + grow / 3.0)
     elif kind == END_PER_ITEM:
@@ -749,19 +751,23 @@ def open_now(s, tab, p, v):
 
 
 @njit(cache=True, _nrt=False)
-def take_and_block(s, p, v, card):
-    """Imagine placing on v: occupy it, then block the newest free card; returns that card."""
+def take_and_block(s, tab, p, v, card):
+    """Imagine placing on v: occupy it, then block the newest free card once per unit placed;
+    returns the slots blocked (-1: none), the second only for a 2-unit card."""
     if v < OWN:
         s.pub_plc[v] += 1
     else:
         s.used[p, card] += 1
-    return block_newest(s)
+    first = block_newest(s)
+    second = block_newest(s) if tab[NEED, card] > 1 else -1
+    return first, second
 
 
 @njit(cache=True, _nrt=False)
-def undo_take(s, p, v, card, j):
-    if j >= 0:
-        s.pub_side[j] = 0
+def undo_take(s, p, v, card, blocked):
+    for j in blocked:
+        if j >= 0:
+            s.pub_side[j] = 0
     if v < OWN:
         s.pub_plc[v] -= 1
     else:
@@ -778,12 +784,12 @@ def plan_value(s, tab, p, opts, n, gains, units, depth):
         card = option_card(s, v)
         if tab[NEED, card] > units or not open_now(s, tab, p, v):
             continue
-        j = take_and_block(s, p, v, card)
+        blocked = take_and_block(s, tab, p, v, card)
         val = gains[k]
         left = units - tab[NEED, card]
         if depth > 1 and left > 0:
             val += plan_value(s, tab, p, opts, n, gains, left, depth - 1)
-        undo_take(s, p, v, card, j)
+        undo_take(s, p, v, card, blocked)
         best = max(best, val)
     return best
 
@@ -802,12 +808,12 @@ def solo_placement(s, tab, p, opts, n, w, worth, keep, gains):
     for i in range(n):
         v = opts[i]
         card = option_card(s, v)
-        j = take_and_block(s, p, v, card)
+        blocked = take_and_block(s, tab, p, v, card)
         val = (1.0 + PLAN_TIE) * gains[i]
         left = units - tab[NEED, card]
         if left > 0:
             val += plan_value(s, tab, p, opts, n, gains, left, PLAN_DEPTH - 1)
-        undo_take(s, p, v, card, j)
+        undo_take(s, p, v, card, blocked)
         if val > best_v:
             best_v = val
             best = i

@@ -355,10 +355,11 @@ def test_farm_resort_pays_four_per_item_and_keeps_the_items():
     assert me(g).money == 13 and g.budget == 1 and me(g).hand == Counter({CI: 3, "museum": 1})
 
 
-@pytest.mark.parametrize("hand,budget", [({CI: 3}, 11), ({"museum": 2}, 30), ({}, 30)])
-def test_farm_resort_refused_with_a_short_budget_or_no_items(hand, budget):
+@pytest.mark.parametrize("hand,budget,usable", [({CI: 3}, 11, False), ({CI: 3}, 12, True),
+                                                ({"museum": 2}, 0, True), ({}, 0, True)])
+def test_farm_resort_refused_only_when_the_budget_cannot_pay(hand, budget, usable):
     g = pos(hand=hand, buildings={"farm_resort": 1}, budget=budget)
-    assert "own:farm_resort" not in options(g)
+    assert ("own:farm_resort" in options(g)) == usable  # no item: pays $0 (§16.12, revised)
 
 
 # ---------------------------------------------------------------- Railway Station
@@ -454,11 +455,9 @@ def test_brewery_items_still_arrive_after_the_brewery_is_sold():
     assert me(g).hand == Counter({CI: 4})
 
 
-def test_brewery_is_forbidden_in_round_nine():
-    g = pos(round=9, hand={}, buildings={"brewery": 1})
-    assert "own:brewery" not in options(g)
-    g = pos(round=8, hand={}, buildings={"brewery": 1})
-    assert "own:brewery" in options(g)
+def test_brewery_is_usable_in_every_round_nine_included():
+    for rnd in (1, 8, 9):  # round 9 too (§16.11, revised): see test_revised_rulings.py
+        assert "own:brewery" in options(pos(round=rnd, hand={}, buildings={"brewery": 1}))
 
 
 # ---------------------------------------------------------------- Shipyard

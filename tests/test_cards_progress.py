@@ -517,9 +517,10 @@ def test_labor_union_counts_worker_in_training():
     assert score_game(g)[0].bonus_points == 18
 
 
-def test_head_office_building_6_per_lock_itself_included_not_burnt_field():
+def test_head_office_building_6_per_no_sale_building_itself_and_burnt_field_included():
     s = score({"head_office_building": 1, "warehouse": 1, "burnt_field": 1, "farm": 1})
-    assert s.bonus_points == 12 and s.building_points == 20 + 10 + 0 + 6
+    assert s.bonus_points == 18 and s.building_points == 20 + 10 + 0 + 6  # §16.10, revised
+    assert score({"head_office_building": 2, "farm": 3}).bonus_points == 2 * 6 * 2
 
 
 def test_railway_8_per_industry_building():

@@ -1,8 +1,11 @@
 """The kernel against the reference engine: every kernel game replays there to the same end.
 
-Each kernel game's decision log is replayed by the reference engine from the same seed: every
-decision must be legal there, and the final state, the scores, the builds and the per-round
-pacing figures must be identical.
+Each kernel game's decision log is replayed by the reference engine from the same seed: at every
+decision the kernel's set of options must be the reference's (same placements, build candidates
+and pairs, discards, keeps, modes and sale sets), the choice legal there, and the final state,
+the scores, the builds and the per-round pacing figures identical. Comparing the option sets, not
+only the choices, is what catches a kernel that offers too few options: a player choosing among
+fewer still makes legal choices.
 """
 
 from __future__ import annotations
@@ -50,8 +53,13 @@ def assert_same_game(res: batch.BatchResult, g: int, ref) -> None:
     assert kernel_rounds == ref.round_records
 
 
-def differential(game, n, seeds, checked=0):
-    res = kernel_games(game, n, seeds)
+def differential(game, n, seeds, checked=0, batch_size=500):
+    for start in range(0, len(seeds), batch_size):  # batches bound the options logs' memory
+        differential_batch(game, n, seeds[start:start + batch_size], max(0, checked - start))
+
+
+def differential_batch(game, n, seeds, checked):
+    res = kernel_games(game, n, seeds, with_log="options")
     for g in range(len(seeds)):
         step = (lambda gm: gm.check_invariants()) if g < checked else None
         ref = replay(data(game), res.decision_log(g), after_step=step)
@@ -69,6 +77,30 @@ def test_kernel_games_replay_identically_in_the_reference(game, n):
 @pytest.mark.parametrize("n", COUNTS)
 def test_twenty_thousand_kernel_games_replay_identically(game, n):
     differential(game, n, np.arange(20_000, dtype=np.uint64) + 100_000)
+
+
+def test_a_kernel_offering_too_few_options_is_caught_though_its_choices_are_legal():
+    """A mutant kernel that no longer shares the Stall family at 3 players (only the table row
+    changes): its games still replay move by move, since each choice it makes is legal in the
+    reference, but the option sets differ at the first turn the second Stall placement is missing."""
+    from nesim.kernel.tables import SHARED, build_table
+    from nesim.reference.replay import OptionsDiffer
+    table = build_table(data("progress"))
+    table[SHARED, :] = 0
+    seeds = np.arange(300, dtype=np.uint64)
+    res = kernel_games("progress", 3, seeds, with_log="options", table=table)
+    caught = 0
+    for g in range(len(seeds)):
+        log = res.decision_log(g)
+        options, log.options = log.options, None
+        replay(data("progress"), log)  # the choices alone pass
+        log.options = options
+        try:
+            replay(data("progress"), log)
+        except OptionsDiffer as err:
+            assert err.decision.kind == "PLACE" and "only in the rules ['pub:" in str(err)
+            caught += 1
+    assert caught > 0
 
 
 def test_a_tampered_kernel_log_is_refused_at_the_tampered_decision():

@@ -80,7 +80,7 @@ def test_counts_over_held_kinds_match_every_kind(h):
 
 def counts_over_every_kind(s, tab, extra):
     """icon_counts for seat 0 with ``extra`` added, by a loop over every kind."""
-    nb, agri, ind, lock, agri_v, ind_v = int(s["bld_n"][0]) + (extra >= 0), 0, 0, 0, 0, 0
+    nb, agri, ind, lock, agri_v, ind_v, nosale = int(s["bld_n"][0]) + (extra >= 0), 0, 0, 0, 0, 0, 0
     for b in range(int(tab[R, R_NTYPES])):
         k = int(s["bld"][0, b]) + (1 if b == extra else 0)
         agri += k * bool(tab[AGRI, b])
@@ -88,7 +88,8 @@ def counts_over_every_kind(s, tab, extra):
         lock += k * bool(tab[LOCK, b])
         agri_v += k * int(tab[ASSET, b]) * bool(tab[AGRI, b])
         ind_v += k * int(tab[ASSET, b]) * bool(tab[IND, b])
-    return nb, agri, ind, lock, agri_v, ind_v
+        nosale += k * (not tab[SELLABLE, b])
+    return nb, agri, ind, lock, agri_v, ind_v, nosale
 
 
 def bonus_over_every_kind(s, tab, extra):

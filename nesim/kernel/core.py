@@ -28,7 +28,7 @@ from nesim.kernel.tables import (AGRI, ASSET, CARPENTER, CONS, COPIES, COST, CR_
                                  END_KIND, END_MIN_AGRI, END_MIN_BUILDINGS, END_MIN_IND,
                                  END_MIN_ITEMS, END_MIN_LOCK, END_MIN_VP, END_MIN_WORKERS,
                                  END_ONLY_LOCK, END_PER_BUILDING, END_PER_IND, END_PER_ITEM,
-                                 END_PER_LOCK, END_PER_WORKER, ERR_BAD_CHOICE, ERR_BAD_SALE,
+                                 END_PER_LOCK, END_PER_NO_SALE, END_PER_WORKER, ERR_BAD_CHOICE, ERR_BAD_SALE,
                                  ERR_LOG_FULL, ERR_OVERFLOW, E_BREWERY, E_BURNT_FIELD, E_CAFE,
                                  E_CHEMICAL, E_CHICKEN, E_CONSTRUCT, E_DESIGN_OFFICE,
                                  E_DISCARD_DRAW, E_DISCARD_MONEY, E_DRAW, E_DRAW_VP, E_FARM_RESORT,
@@ -47,8 +47,11 @@ from nesim.kernel.tables import (AGRI, ASSET, CARPENTER, CONS, COPIES, COST, CR_
                                  R_VP_POINTS, R_VP_SET, R_WAGES, R_WAREHOUSE_BONUS, SCHOOL,
                                  SELLABLE, SHARED, STATE_T, WORKABLE)
 
-# decision kinds, as logged (SELL_CARD entries follow a SELL entry, one per building sold)
-K_PLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_SELL, K_SELL_CARD = range(7)
+# decision kinds, as logged (SELL_CARD entries follow a SELL entry, one per building sold).
+# In a log that records options (LOG_OPTIONS) every decision is preceded by its options, one
+# OPTION entry each; a sale's by its shortfall (SALE_SHORT) and the buildings it may sell.
+K_PLACE, K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_SELL, K_SELL_CARD, K_OPTION, K_SALE_SHORT = range(9)
+LOG_NONE, LOG_DECISIONS, LOG_OPTIONS = range(3)  # what play_batch's log_mode asks for
 # purposes of a discard (ctx[0])
 P_COST, P_EFFECT, P_HAND_LIMIT = range(3)
 # ctx layout (CTX_PLAYOUTS, CTX_CANDIDATES and CTX_NEST are written by a strategy that answers
@@ -269,7 +272,7 @@ def answer(st, tab, fns, params, buf, kind, p, n):
             s.prefix_opts[s.forced_pos] = nest_options(s, kind, p, n)
         s.forced_pos += 1
         if s.mode == MODE_PLAYOUT and s.forced_pos == s.luck_at:
-            new_luck(s)
+            new_luck(s, tab)
         return a
     if s.halt:
         return 0
@@ -311,6 +314,9 @@ def direct_answer(st, tab, fns, params, buf, kind, p, n):
 def ask(st, tab, fns, params, log, buf, kind, p, n):
     """The option the seat picks among buf[0][:n] (the only one, without asking)."""
     s = st[0]
+    if s.log_opts:
+        for j in range(n):
+            log_entry(s, log, K_OPTION, p, buf[0][j])
     i = answer(st, tab, fns, params, buf, kind, p, n)
     if i < 0 or i >= n:
         s.error |= ERR_BAD_CHOICE
@@ -596,18 +602,17 @@ def can_use(s, tab, p, card, tmp):
         return s.on_mine[p] == 1
     if e == E_LOTTERY:
         return s.budget >= 20
-    if e == E_FARM_RESORT:
-        items = s.hand[p, CONS]
-        return items > 0 and s.budget >= 4 * items
-    if e == E_BREWERY:
-        return s.round < tab[R, R_ROUNDS]
+    if e == E_FARM_RESORT:  # with no consumer item it pays $0: usable (RULES-NOTES §16.12)
+        return s.budget >= 4 * s.hand[p, CONS]
     if e == E_CAFE:
         return s.budget >= cafe_income(s, p, False)
     if e == E_MUSEUM_GLORY:
         return s.budget >= (14 if s.hand_n[p] == 5 else 7)
     if e == E_CONSTRUCT:
         return can_build(s, tab, p, a)
-    return e != 0  # every other workplace can always be used; E_NONE (lock) never
+    # every other workplace can always be used (Brewery in the last round too: its items are laid
+    # on the card and never reach a hand, RULES-NOTES §16.11); E_NONE (lock) never
+    return e != 0
 
 
 @njit(cache=True, _nrt=False)
@@ -813,9 +818,14 @@ def next_to_place(s, seat):
 
 @njit(cache=True, _nrt=False)
 def take_turn(st, tab, fns, params, log, buf, seat, v):
+    """Seat's placement v played; in solo every unit placed then blocks once, so a 2-worker
+    placement blocks twice, both after its effect (RULES-NOTES §15)."""
+    s = st[0]
+    units = tab[NEED, option_card(s, v)]
     place(st, tab, fns, params, log, buf, seat, v)
-    if st[0].n == 1:
-        block_newest(st[0])
+    if s.n == 1:
+        for _ in range(units):
+            block_newest(s)
 
 
 @njit(cache=True, _nrt=False)
@@ -879,14 +889,58 @@ def stop_probe(s, p, n):
 
 
 @njit(cache=True, _nrt=False)
-def new_luck(s):
-    """A playout's own future: the unseen deck reshuffled and fresh generators, from s.luck. In
-    solo the set-aside card B stays on top until it is drawn: the player knows it is there."""
+def new_luck(s, tab):
+    """A playout's own future, from s.luck: fresh generators, and what the searching seat has not
+    seen dealt anew (deal_unseen). In solo the set-aside card B stays on top until it is drawn:
+    the player knows it is there."""
     known_top = 1 if s.n == 1 and s.deck_n == s.deck_start_n else 0
     s.rng = s.luck
     for q in range(s.n):
         s.srng[q] = mix64(s.luck ^ (GOLDEN * np.uint64(q + 7)))
-    shuffle_deck(s, s.deck_n - known_top)
+    deal_unseen(s, tab, s.search_seat, known_top)
+
+
+@njit(cache=True, _nrt=False)
+def deal_unseen(s, tab, p, known_top):
+    """Deals anew, from the game generator, what seat p cannot see: the deck below its
+    ``known_top`` top cards, and the building cards in the other players' hands (each keeps its
+    number of them, and its consumer items, which every player saw it take). The unseen cards
+    are first put in type order, so that the deal depends on which cards are unseen and on the
+    generator alone, never on where they really lie: a search sampling futures this way, and a
+    strategy asked in a state dealt this way, cannot read the hidden order."""
+    top = s.deck_n - known_top  # the unseen part of the deck is deck[:top]
+    m = top
+    for i in range(known_top):  # lift the known cards off: they go back on top at the end
+        s.deal_n[MAXP + i] = s.deck[top + i]
+    for q in range(s.n):
+        s.deal_n[q] = 0
+        if q == p:
+            continue
+        mask = s.hand_mask[q] & ~(np.int64(1) << CONS)
+        while mask:
+            c = lowest_bit(mask)
+            mask &= mask - 1
+            k = s.hand[q, c]
+            for _ in range(k):
+                s.deck[m] = c
+                m += 1
+            s.deal_n[q] += k
+            add_to_hand(s, q, c, -k)
+    for i in range(1, m):  # insertion sort: a few dozen cards
+        c = s.deck[i]
+        j = i - 1
+        while j >= 0 and s.deck[j] > c:
+            s.deck[j + 1] = s.deck[j]
+            j -= 1
+        s.deck[j + 1] = c
+    shuffle_deck(s, m)
+    for q in range(s.n):
+        for _ in range(s.deal_n[q]):
+            m -= 1
+            add_to_hand(s, q, s.deck[m], 1)
+    for i in range(known_top):
+        s.deck[m + i] = s.deal_n[MAXP + i]
+    s.deck_n = m + known_top
 
 
 @njit(cache=True, _nrt=False)
@@ -956,6 +1010,7 @@ def playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck):
     from_checkpoint(st, MODE_PLAYOUT, j)
     c = st[1]
     c.luck = luck
+    c.search_seat = p  # whose unseen cards the playout deals anew
     resume(st[1:2], tab, fns, params, log, buf[3:6], ck, seat)
     return playout_value(c, tab, p, buf[9], st[0].unpaid[p])
 
@@ -1253,6 +1308,10 @@ def pay_wages(st, tab, fns, params, log, buf, p, owed):
                         n += 1
                         total += sale_price(s, tab, b)
         if n > 0:
+            if s.log_opts:
+                log_entry(s, log, K_SALE_SHORT, p, min(short, 0xFFFFF))
+                for i in range(n):
+                    log_entry(s, log, K_OPTION, p, opts[i])
             mask = (1 << n) - 1
             if total >= short:
                 buf[2, CTX_SHORT] = short
@@ -1419,7 +1478,7 @@ NRF = 8
 
 
 @njit(cache=True, _nrt=False)
-def bonus(kind, a, b, nb, agri, ind, lock, agri_v, ind_v, hand, items, workers, vp):
+def bonus(kind, a, b, nb, agri, ind, lock, agri_v, ind_v, nosale, hand, items, workers, vp):
     if kind == END_PER_BUILDING:
         return a * nb
     if kind == END_PER_ITEM:
@@ -1428,6 +1487,8 @@ def bonus(kind, a, b, nb, agri, ind, lock, agri_v, ind_v, hand, items, workers, 
         return a * workers
     if kind == END_PER_LOCK:
         return a * lock
+    if kind == END_PER_NO_SALE:
+        return a * nosale
     if kind == END_PER_IND:
         return a * ind
     if kind == END_EMPTY_HAND:
@@ -1468,10 +1529,11 @@ def owned_with(s, p, extra):
 
 @njit(cache=True, _nrt=False)
 def icon_counts(s, tab, p, extra):
-    """Seat p's (buildings, agriculture, industry, lock, agriculture value, industry value), the
-    counts the end-game bonuses read, with one more building ``extra`` (-1: none)."""
+    """Seat p's (buildings, agriculture, industry, lock, agriculture value, industry value,
+    no-sale), the counts the end-game bonuses read, with one more building ``extra`` (-1: none).
+    No-sale counts the buildings that cannot be sold: the lock cards and Burnt Field."""
     nb = s.bld_n[p] + (1 if extra >= 0 else 0)
-    agri = ind = lock = agri_v = ind_v = 0
+    agri = ind = lock = agri_v = ind_v = nosale = 0
     m = owned_with(s, p, extra)
     while m:  # the kinds owned (and extra) only: strategies ask this for every building they weigh
         b = lowest_bit(m)
@@ -1486,13 +1548,15 @@ def icon_counts(s, tab, p, extra):
                 ind_v += k * tab[ASSET, b]
             if tab[LOCK, b]:
                 lock += k
-    return nb, agri, ind, lock, agri_v, ind_v
+            if not tab[SELLABLE, b]:
+                nosale += k
+    return nb, agri, ind, lock, agri_v, ind_v, nosale
 
 
 @njit(cache=True, _nrt=False)
 def score(s, tab, p, out):
     ntypes = tab[R, R_NTYPES]
-    nb, agri, ind, lock, agri_v, ind_v = icon_counts(s, tab, p, -1)
+    nb, agri, ind, lock, agri_v, ind_v, nosale = icon_counts(s, tab, p, -1)
     building_points = 0
     for b in range(ntypes):
         building_points += s.bld[p, b] * tab[ASSET, b]
@@ -1506,7 +1570,7 @@ def score(s, tab, p, out):
         kind = tab[END_KIND, b]
         if k and kind:
             bonus_points += k * bonus(kind, tab[END_A, b], tab[END_B, b], nb, agri, ind, lock, agri_v,
-                                      ind_v, hand, items, s.workers[p], s.vp[p])
+                                      ind_v, nosale, hand, items, s.workers[p], s.vp[p])
             if kind == END_DOUBLE_VP:
                 doubled = True
             elif kind == END_FORGIVE:
@@ -1577,14 +1641,16 @@ def play_game(st, tab, fns, params, log, buf, seed, n, res, rounds_out):
 
 
 @njit(cache=True, _nrt=False)
-def play_batch(seeds, n, tab, fns, params, st, buf, with_log, players_out, rounds_out, games_out,
+def play_batch(seeds, n, tab, fns, params, st, buf, log_mode, players_out, rounds_out, games_out,
                builds_card, builds_round, logs):
     """Plays len(seeds) games of n players. Every output array has the games on its first axis.
 
     games_out[g] = (winner seat, rounds played, Budget at the end, error flags, log length).
+    ``log_mode`` (LOG_*) says whether logs[g] gets the game's decisions, and their options.
     """
     for g in range(seeds.shape[0]):
-        log = logs[g] if with_log else logs[0, :0]
+        log = logs[g] if log_mode != LOG_NONE else logs[0, :0]
+        st[0].log_opts = 1 if log_mode == LOG_OPTIONS else 0
         winner = play_game(st, tab, fns, params, log, buf, seeds[g], n, players_out[g], rounds_out[g])
         s = st[0]
         games_out[g, 0] = winner

@@ -31,6 +31,7 @@ MAXPUB = 64
 MAXBUILDS = 64
 MAXROUNDS = 12
 LOGMAX = 4096
+LOGMAX_OPTIONS = 1 << 15  # a log that records every decision's options as well
 MAXOPTS = 600
 PREFIX_MAX = 96  # answers a lookahead can replay within one turn or payday
 NEST_MAX = 512  # answers a nested playout can replay, from a checkpoint to the end of the game
@@ -73,11 +74,11 @@ END_RULE_IDS = {k: i + 1 for i, k in enumerate((
     "per_building", "per_consumer_item", "per_worker", "per_lock", "per_industry", "empty_hand",
     "double_vp", "forgive_unpaid", "min_buildings", "min_agriculture", "min_industry", "min_lock",
     "min_vp", "min_workers", "min_consumer_items", "agriculture_value", "industry_value",
-    "agriculture_and_industry", "only_lock"))}
+    "agriculture_and_industry", "only_lock", "per_no_sale"))}
 (END_PER_BUILDING, END_PER_ITEM, END_PER_WORKER, END_PER_LOCK, END_PER_IND, END_EMPTY_HAND,
  END_DOUBLE_VP, END_FORGIVE, END_MIN_BUILDINGS, END_MIN_AGRI, END_MIN_IND, END_MIN_LOCK,
  END_MIN_VP, END_MIN_WORKERS, END_MIN_ITEMS, END_AGRI_VALUE, END_IND_VALUE, END_AGRI_AND_IND,
- END_ONLY_LOCK) = range(1, 20)
+ END_ONLY_LOCK, END_PER_NO_SALE) = range(1, 21)
 
 # effect ids
 (E_NONE, E_QUARRY, E_MINE, E_SCHOOL, E_RELICS_WP, E_DISCARD_MONEY, E_HIRE_UPTO, E_TECH_COLLEGE,
@@ -243,6 +244,12 @@ STATE = np.dtype([
     ("nest_until", np.int32),
     ("search_seat", np.int32), ("search_n", np.int32),
     ("luck", np.uint64),
+    # 1 when the game's log also records the options of every decision (LOG_OPTIONS, for the
+    # kernel-reference differential); not cleared by setup, set per batch
+    ("log_opts", np.int32),
+    # scratch of core.deal_unseen: each seat's building cards dealt anew, then the known top
+    # cards of the deck (at most MAXP + 4 numbers)
+    ("deal_n", np.int32, (MAXP + 4,)),
 ])
 STATE_T = numba.from_dtype(STATE)
 

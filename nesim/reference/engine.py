@@ -3,9 +3,10 @@
 A game is a generator (:meth:`Game.play`) that yields a :class:`Decision` whenever the rules
 leave a choice to a player and receives the chosen value back. The round structure, payday and
 the primitives that card effects use (draw, take, construct, hire ...) live here; each card's
-own effect lives in ``effects.py`` and the end-of-game scoring in ``scoring.py``.
+own effect lives in the ``effects`` package and the end-of-game scoring in ``scoring.py``.
 
-The paragraphs cited as RULES-NOTES §n are those of ``shared/reference/RULES-NOTES.md``.
+The paragraphs cited as RULES-NOTES §n are those of the project's shared rules notes; the readings
+nesim follows are stated in ``docs/RULES.md``.
 """
 
 from __future__ import annotations
@@ -153,9 +154,11 @@ class Game:
                     self.emit("stuck", seat=p.seat)
                 else:
                     choice = yield from self.ask(PLACE, p, options)
+                    units = self.workers_needed(self.placed_key(choice))
                     yield from self._place(p, choice)
-                    if self.solo:
-                        self._block_newest()
+                    if self.solo:  # every unit placed blocks once, after the effect (§15)
+                        for _ in range(units):
+                            self._block_newest()
             seat = (seat + 1) % self.n
 
     def workers_needed(self, key: str) -> int:
@@ -191,6 +194,11 @@ class Game:
                     and can_use(self, p, b.key):
                 options.append(f"own:{b.key}")
         return options
+
+    def placed_key(self, choice: str) -> str:
+        """The card a placement names: ``pub:<row index>`` or ``own:<key>``."""
+        where, _, ref = choice.partition(":")
+        return self.public[int(ref)].key if where == "pub" else ref
 
     def _place(self, p: Player, choice: str) -> Gen:
         from nesim.reference.effects import use

@@ -17,6 +17,9 @@ class DecisionLog:
     seed: int
     decisions: list[tuple[str, int, Any]] = field(default_factory=list)
     initial_deck: list[str] | None = None
+    # the options another engine offered at each decision, when it recorded them: replay then
+    # checks that the rules here offer exactly the same set
+    options: list[set] | None = None
 
     @classmethod
     def of(cls, g: Game) -> "DecisionLog":
@@ -46,8 +49,24 @@ class _LogPlayer:
             raise IllegalDecision(self.i, decision, value,
                                   f"recorded as a {kind} of seat {seat}, but the game asks a "
                                   f"{decision.kind} of seat {decision.seat}")
+        if self.log.options is not None:
+            self._check_options(decision, value)
         self.i += 1
         return value
+
+
+    def _check_options(self, decision: Decision, value) -> None:
+        recorded, here = self.log.options[self.i], set(decision.options)
+        if recorded != here:
+            only_there = sorted(map(str, recorded - here))
+            only_here = sorted(map(str, here - recorded))
+            raise OptionsDiffer(self.i, decision, value,
+                                f"asked with other options: only in the log {only_there}, "
+                                f"only in the rules {only_here}")
+
+
+class OptionsDiffer(IllegalDecision):
+    """The recorded decision was asked with another set of options than the rules offer."""
 
 
 def replay(data: GameData, log: DecisionLog, trace: bool = False, after_step=None) -> Game:

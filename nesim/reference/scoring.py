@@ -47,6 +47,8 @@ class Holdings:
         self.agriculture = sum(n for n, _ in icon("agriculture"))
         self.industry = sum(n for n, _ in icon("industry"))
         self.lock = sum(n for n, _ in icon("facility"))
+        # the no-sale icon: every lock card, and Burnt Field (RULES-NOTES §16.10, revised)
+        self.no_sale = sum(n for k, n in buildings.items() if not data.building(k).sellable)
         self.agriculture_value = sum(n * v for n, v in icon("agriculture"))
         self.industry_value = sum(n * v for n, v in icon("industry"))
         self.hand_size = hand_size
@@ -58,7 +60,7 @@ class Holdings:
 def bonus(kind: str, args: tuple[int, ...], h: Holdings) -> int:
     """The points one copy of a bonus card adds."""
     per = {"per_building": h.buildings, "per_consumer_item": h.items, "per_worker": h.workers,
-           "per_lock": h.lock, "per_industry": h.industry}
+           "per_lock": h.lock, "per_no_sale": h.no_sale, "per_industry": h.industry}
     if kind in per:
         return args[0] * per[kind]
     at_least = {"min_buildings": h.buildings, "min_agriculture": h.agriculture,

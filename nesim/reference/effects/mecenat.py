@@ -48,7 +48,8 @@ construction_workplace(G, "prefab_home_builder",
                        Construction("prefab_home_builder", free=True, allows=lambda g, b: b.asset_value <= 10))
 
 
-@workplace(G, "farm_resort", can=lambda g, p: p.items() > 0 and g.budget >= 4 * p.items())
+# With no consumer item it pays $0, which any Budget can pay: usable (RULES-NOTES §16.12, revised).
+@workplace(G, "farm_resort", can=lambda g, p: g.budget >= 4 * p.items())
 def farm_resort(g, p):
     g.take_money(p, 4 * p.items())
 
@@ -68,7 +69,9 @@ construction_workplace(G, "worldwide_building", Construction("worldwide_building
                        after=_draw_3_if_hand_empty)
 
 
-@workplace(G, "brewery", can=lambda g, p: g.round < g.rules.rounds)  # the items would never arrive
+# Usable in the last round too: laying the 4 items on the card can be done; they just never reach
+# a hand, since no round follows (RULES-NOTES §16.11, revised).
+@workplace(G, "brewery")
 def brewery(g, p):
     p.brewery += 4
     g.emit("brewery", seat=p.seat, count=4)
