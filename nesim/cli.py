@@ -112,6 +112,13 @@ data_option = click.option("--data", "data_dir", type=click.Path(file_okay=False
                            help="Read the card tables and rules from this folder instead of the built-in ones.")
 
 
+def _checked_seed(ctx, param, value):  # noqa: ANN001 - click's callback signature
+    """--seed as the generator can hold it (0 to 2**64-1), so that titles and data agree."""
+    from nesim.rng import check_seed
+
+    return value if value is None else check_seed(value, "--seed")
+
+
 def _players_count(value: int) -> int:
     if not 1 <= value <= 4:
         raise NesimError(f"--players must be 1 to 4, got {value}")
@@ -147,7 +154,8 @@ def _print_log(data, game, as_json: bool, title: str) -> None:
 @click.option("--players", "n_players", required=True, type=int, help="Number of players, 1-4 (1 = solo).")
 @click.option("--strategies", default="random", show_default=True,
               help="Comma-separated strategy per seat, or one for every seat.")
-@click.option("--seed", default=0, show_default=True, type=int, help="The game's seed.")
+@click.option("--seed", default=0, show_default=True, type=int, callback=_checked_seed,
+              help="The game's seed, 0 to 2**64-1.")
 @click.option("--json", "as_json", is_flag=True, help="Print the events as JSON lines.")
 @data_option
 def play(game: str, n_players: int, strategies: str, seed: int, as_json: bool, data_dir: str | None) -> None:
@@ -163,7 +171,7 @@ def play(game: str, n_players: int, strategies: str, seed: int, as_json: bool, d
     if n == 1:
         data.check_solo()
     specs = resolve_seats(strategies, n)
-    log, _ = _kernel_log(data, n, specs, seed & 0xFFFFFFFFFFFFFFFF)
+    log, _ = _kernel_log(data, n, specs, seed)
     labels = ", ".join(s.label for s in specs)
     title = f"{game.capitalize()}, {n} player{'s' * (n != 1)}, seed {seed}, strategies {labels}"
     _print_log(data, _traced_game(data, log), as_json, title)
@@ -290,7 +298,8 @@ def _check_run_options(chunk_size, resume, force, backend, scheduler) -> None:
 @click.option("--strategies", default="random", show_default=True,
               help="Strategy per seat (comma-separated), or one for every seat; seats rotate game by game.")
 @click.option("--games", "n_games", required=True, type=int, help="Number of games.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Master seed.")
+@click.option("--seed", default=0, show_default=True, type=int, callback=_checked_seed,
+              help="Master seed, 0 to 2**64-1.")
 @click.option("--out", required=True, type=click.Path(path_type=str), help="Dataset directory to write.")
 @click.option("--jobs", default=1, show_default=True, type=int, help="Parallel worker processes.")
 @click.option("--backend", default="loky", show_default=True, type=click.Choice(["loky", "dask"]),
@@ -354,6 +363,19 @@ def replay(directory: str, game_id: int, as_json: bool) -> None:
         click.echo(f"regenerated scores {again} equal the stored ones")
 
 
+def _each_dataset_once(directories: tuple[str, ...]) -> None:
+    """Refuses a dataset given twice, however spelled (D, D/, ./D, a link): its games would count
+    twice and every interval would narrow as if they were new."""
+    import os
+
+    seen: dict[str, str] = {}
+    for d in directories:
+        real = os.path.realpath(d)
+        if real in seen:
+            raise NesimError(f"{d} is the same dataset as {seen[real]}: give each dataset once")
+        seen[real] = d
+
+
 @cli.command()
 @click.argument("directories", nargs=-1, required=True, type=click.Path(path_type=str))
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=str), help="HTML file to write.")
@@ -364,6 +386,7 @@ def report(directories: tuple[str, ...], out: str, quiet: bool) -> None:
 
     from nesim.report import build_report
 
+    _each_dataset_once(directories)
     parent = Path(out).resolve().parent
     if not parent.is_dir():
         raise NesimError(f"--out {out}: folder {parent} does not exist")

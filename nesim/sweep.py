@@ -28,6 +28,7 @@ else:  # pragma: no cover
 
 from nesim.cards import GAMES, RULE_FIELDS, GameData, load_game
 from nesim.errors import NesimError
+from nesim.rng import check_seed
 
 TOP_KEYS = {"game", "players", "games", "seed", "strategies", "variant", "grid", "baseline"}
 VARIANT_KEYS = {"name", "cards", "rules", "params", "strategies"}
@@ -117,6 +118,42 @@ def _int(path, key, value, low: int | None = None) -> int:
     return value
 
 
+def _first_repeat(values: list) -> Any:
+    """The first value that occurs again later in the list, or None."""
+    seen: list = []
+    for v in values:
+        if v in seen:
+            return v
+        seen.append(v)
+    return None
+
+
+def _one_or_more(path, key, value, check) -> list:
+    """A key that takes one value or a list of them: ``check(path, key, v)`` on each, at least one,
+    none twice (a repeated game or player count would play the same seeds again under new game
+    ids and narrow every interval as if they were new games)."""
+    values = value if isinstance(value, list) else [value]
+    if not values:
+        raise _err(path, key, "is empty; give at least one value")
+    for v in values:
+        check(path, key, v)
+    dup = _first_repeat(values)
+    if dup is not None:
+        raise _err(path, key, f"lists {dup!r} twice")
+    return values
+
+
+def _game(path, key, value) -> None:
+    if not isinstance(value, str) or value not in GAMES:
+        raise _err(path, key, f"unknown game {value!r} (known: {', '.join(GAMES)})")
+
+
+def _player_count(path, key, value) -> None:
+    _int(path, key, value, 1)
+    if value > 4:
+        raise _err(path, key, f"must be 1 to 4, got {value}")
+
+
 def _strategies(path, key, value) -> tuple[str, ...]:
     from nesim.registry import resolve
 
@@ -175,7 +212,7 @@ def _check_variant(path, where: str, raw: dict, games: tuple[str, ...]) -> Varia
     params = raw.get("params", {})
     if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
         raise _err(path, f"{where}.params", "must be a table of strategy -> {parameter = number}")
-    from nesim.registry import modules
+    from nesim.registry import modules, param_value
 
     for strat, values in params.items():
         if strat not in modules():
@@ -186,6 +223,7 @@ def _check_variant(path, where: str, raw: dict, games: tuple[str, ...]) -> Varia
                            f"(known: {', '.join(modules()[strat].PARAMS) or 'none'})")
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise _err(path, f"{where}.params.{strat}.{p}", f"must be a number, got {v!r}")
+            param_value(v, f"{path}: {where}.params.{strat}.{p}")
     lineup = _strategies(path, f"{where}.strategies", raw["strategies"]) if "strategies" in raw else None
     # the card and rule changes must make a playable game of every game of the sweep
     for g in games:
@@ -252,28 +290,26 @@ def load_sweep(path: str | Path, max_variants: int = DEFAULT_MAX_VARIANTS) -> Sw
         raise NesimError(f"{path}: cannot read ({exc.strerror})") from None
     except tomllib.TOMLDecodeError as exc:
         raise NesimError(f"{path}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise NesimError(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
+                         "TOML files must be saved as UTF-8") from None
     for k in raw:
         if k not in TOP_KEYS:
             raise _err(path, k, f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
     for k in ("game", "players", "games", "strategies"):
         if k not in raw:
             raise _err(path, k, "missing")
-    games = raw["game"] if isinstance(raw["game"], list) else [raw["game"]]
-    for g in games:
-        if g not in GAMES:
-            raise _err(path, "game", f"unknown game {g!r} (known: {', '.join(GAMES)})")
-    players = raw["players"] if isinstance(raw["players"], list) else [raw["players"]]
-    for n in players:
-        _int(path, "players", n, 1)
-        if n > 4:
-            raise _err(path, "players", f"must be 1 to 4, got {n}")
+    games = _one_or_more(path, "game", raw["game"], _game)
+    players = _one_or_more(path, "players", raw["players"], _player_count)
     if 1 in players:
         for g in games:
             load_game(g).check_solo(f"{path}: players")
     n_games = _int(path, "games", raw["games"], 1)
-    seed = _int(path, "seed", raw.get("seed", 0))
+    seed = check_seed(raw.get("seed", 0), f"{path}: seed")
     strategies = _strategies(path, "strategies", raw["strategies"])
     baseline = raw.get("baseline", "baseline")
+    if not isinstance(baseline, str) or not baseline.strip():
+        raise _err(path, "baseline", f"must be the name of a variant (text), got {baseline!r}")
     raw_variants = raw.get("variant", [])
     if not isinstance(raw_variants, list):
         raise _err(path, "variant", "must be an array of tables: [[variant]]")
@@ -290,7 +326,7 @@ def load_sweep(path: str | Path, max_variants: int = DEFAULT_MAX_VARIANTS) -> Sw
             raise _err(path, where, "must be a table")
         variants.append(_check_variant(path, where, table, tuple(games)))
     names = [v.name for v in variants]
-    dup = next((n for n in names if names.count(n) > 1), None)
+    dup = _first_repeat(names)
     if dup is not None:
         raise _err(path, "variant", f"two variants are named {dup!r}")
     if baseline not in names:

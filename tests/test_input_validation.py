@@ -1,0 +1,177 @@
+"""Issue 39 (items 6, 7, 9, 12, 17): input that used to be accepted wrongly or end in a traceback.
+
+Every case runs the real ``nesim`` command in a subprocess and expects the one-line user error
+(``nesim: error: ...`` on stderr, exit status 2, nothing on stdout) naming the culprit, and no
+output written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nesim.dataset import SCHEMAS
+
+ROOT = Path(__file__).resolve().parents[1]
+NESIM = [sys.executable, "-m", "nesim"]
+HEAD = {"game": 'game = "mecenat"', "players": "players = [2]", "games": "games = 20", "seed": "seed = 5",
+        "strategies": 'strategies = ["greedy", "random"]'}
+
+
+def nesim(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(NESIM + [str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def one_line_error(r: subprocess.CompletedProcess[str], *words: str) -> str:
+    """The error line of a run that must have failed as a user error, checked for ``words``."""
+    assert r.returncode == 2, (r.returncode, r.stdout[-2000:], r.stderr[-2000:])
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nesim: error: "), r.stderr[-2000:]
+    assert r.stdout == ""
+    for w in words:
+        assert w in lines[0], lines[0]
+    return lines[0]
+
+
+def sweep_file(tmp_path: Path, extra: str = "", name: str = "s.toml", **top: str) -> Path:
+    """A small valid sweep file with some top-level lines replaced (``top``) and ``extra`` after."""
+    lines = {**HEAD, **top}
+    p = tmp_path / name
+    p.write_text("\n".join(lines.values()) + "\n" + extra)
+    return p
+
+
+def refused_sweep(tmp_path: Path, p: Path, *words: str) -> str:
+    out = tmp_path / "out"
+    line = one_line_error(nesim("sweep", p, "--out", out, "--quiet"), str(p), *words)
+    assert not out.exists()
+    return line
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dataset") / "d"
+    r = nesim("simulate", "--game", "progress", "--players", "2", "--strategies", "greedy,random",
+              "--games", "20", "--out", out, "--quiet")
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+# ---------------------------------------------------------------------------- item 6: duplicates
+
+
+@pytest.mark.parametrize("key,line,dup", [
+    ("game", 'game = ["progress", "mecenat", "progress"]', "'progress'"),
+    ("players", "players = [2, 3, 2]", "2"),
+])
+def test_a_sweep_listing_a_game_or_player_count_twice_is_refused(tmp_path, key, line, dup):
+    p = sweep_file(tmp_path, **{key: line})
+    err = refused_sweep(tmp_path, p, f"{key}:", "twice")
+    assert dup in err
+
+
+@pytest.mark.parametrize("second", ["{d}", "{d}/", "{parent}/./{name}", "{parent}/../{pname}/{name}"])
+def test_report_refuses_the_same_dataset_twice_however_it_is_spelled(dataset, tmp_path, second):
+    again = second.format(d=dataset, parent=dataset.parent, name=dataset.name, pname=dataset.parent.name)
+    out = tmp_path / "r.html"
+    one_line_error(nesim("report", dataset, again, "--out", out, "--quiet"), again, "same dataset", str(dataset))
+    assert not out.exists()
+
+
+def test_report_refuses_a_dataset_given_by_a_relative_and_an_absolute_path(dataset, tmp_path):
+    out = tmp_path / "r.html"
+    one_line_error(nesim("report", dataset.name, dataset, "--out", out, "--quiet", cwd=dataset.parent),
+                   "same dataset")
+    assert not out.exists()
+
+
+# ---------------------------------------------------------------------------- item 7: empty, wrong type, not UTF-8
+
+
+@pytest.mark.parametrize("key,line", [("game", "game = []"), ("players", "players = []")])
+def test_an_empty_game_or_player_list_is_refused(tmp_path, key, line):
+    refused_sweep(tmp_path, sweep_file(tmp_path, **{key: line}), f"{key}:", "empty")
+
+
+def test_a_sweep_file_that_is_not_utf8_is_refused(tmp_path):
+    p = tmp_path / "latin1.toml"
+    p.write_bytes(("\n".join(HEAD.values()) + '\n[[variant]]\nname = "café"\nrules.hand_limit = 6\n').encode("latin-1"))
+    refused_sweep(tmp_path, p, "UTF-8")
+
+
+@pytest.mark.parametrize("extra,words", [
+    ("baseline = 5\n", ("baseline:", "5")),
+    ('baseline = ""\n', ("baseline:",)),
+    ('baseline = ["a"]\n', ("baseline:",)),
+])
+def test_a_baseline_that_is_not_a_variant_name_is_refused(tmp_path, extra, words):
+    refused_sweep(tmp_path, sweep_file(tmp_path, extra), *words)
+
+
+@pytest.mark.parametrize("key,line", [
+    ("game", "game = 5"),
+    ("game", "game = [5]"),
+    ("game", 'game = { name = "mecenat" }'),
+    ("players", 'players = "2"'),
+    ("games", "games = 2.5"),
+    ("seed", 'seed = "five"'),
+    ("strategies", "strategies = 5"),
+])
+def test_a_top_level_key_of_the_wrong_type_is_refused(tmp_path, key, line):
+    refused_sweep(tmp_path, sweep_file(tmp_path, **{key: line}), f"{key}:")
+
+
+# ---------------------------------------------------------------------------- item 9: parameters and seeds
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "1e400"])
+def test_a_strategy_parameter_that_is_not_a_finite_number_at_least_0_is_refused_on_the_command_line(tmp_path, value):
+    out = tmp_path / "out"
+    r = nesim("simulate", "--game", "progress", "--players", "2", "--strategies", f"greedy:reserve={value},random",
+              "--games", "20", "--out", out, "--quiet")
+    one_line_error(r, "reserve", value)
+    assert not out.exists()
+    one_line_error(nesim("play", "--game", "progress", "--players", "2", "--strategies", f"greedy:reserve={value}"),
+                   "reserve")
+
+
+@pytest.mark.parametrize("extra,words", [
+    ('[[variant]]\nname = "v"\nparams.greedy = { reserve = nan }\n', ("variant[0].params.greedy.reserve", "nan")),
+    ('[[variant]]\nname = "v"\nparams.greedy = { reserve = inf }\n', ("variant[0].params.greedy.reserve", "inf")),
+    ('[[variant]]\nname = "v"\nparams.greedy = { reserve = -2 }\n', ("variant[0].params.greedy.reserve", "-2")),
+    ('[grid]\n"params.greedy.build_bias" = [1, -1.5]\n', ("params.greedy.build_bias", "-1.5")),
+    ('[[variant]]\nname = "v"\nstrategies = ["greedy:reserve=nan", "random"]\n', ("variant[0].strategies", "reserve")),
+])
+def test_a_strategy_parameter_that_is_not_a_finite_number_at_least_0_is_refused_in_a_sweep_file(tmp_path, extra, words):
+    refused_sweep(tmp_path, sweep_file(tmp_path, extra), *words)
+
+
+def test_a_sweep_line_up_with_a_nan_parameter_is_refused(tmp_path):
+    p = sweep_file(tmp_path, strategies='strategies = ["greedy:build_bias=nan", "random"]')
+    refused_sweep(tmp_path, p, "strategies:", "build_bias")
+
+
+@pytest.mark.parametrize("seed", [str(2 ** 64), str(2 ** 70), "-1"])
+def test_a_seed_outside_0_to_2_64_is_refused_at_the_command_line(tmp_path, seed):
+    one_line_error(nesim("play", "--game", "glory", "--players", "2", "--seed", seed), "--seed", seed)
+    out = tmp_path / "out"
+    one_line_error(nesim("simulate", "--game", "glory", "--players", "2", "--games", "20", "--seed", seed,
+                         "--out", out, "--quiet"), "--seed", seed)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("seed", [str(2 ** 64), "-1"])
+def test_a_seed_outside_0_to_2_64_is_refused_in_a_sweep_file(tmp_path, seed):
+    refused_sweep(tmp_path, sweep_file(tmp_path, seed=f"seed = {seed}"), "seed:", seed)
+
+
+def test_the_largest_seed_is_played_and_shown_as_given():
+    top = str(2 ** 64 - 1)
+    r = nesim("play", "--game", "glory", "--players", "2", "--seed", top)
+    assert r.returncode == 0, r.stderr
+    assert f"seed {top}," in r.stdout.splitlines()[0]
