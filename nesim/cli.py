@@ -189,21 +189,39 @@ def _card_rows(data) -> list[dict]:
     return rows
 
 
+def _spec_game(sw, game: str | None) -> str:
+    """The game whose card table ``nesim cards --spec`` prints: --game, which the sweep file must
+    play, or the file's only game."""
+    if game is None:
+        if len(sw.games) > 1:
+            raise NesimError(f"{sw.path} plays {', '.join(sw.games)}: say which with --game")
+        return sw.games[0]
+    if game not in sw.games:
+        raise NesimError(f"{sw.path} plays {', '.join(sw.games)}, not {game}: its variants do not apply to {game}")
+    return game
+
+
+def _rule_text(value) -> str:
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
 @cli.command()
-@click.option("--game", required=True, type=GAME_CHOICE, help="Which game's card table.")
+@click.option("--game", type=GAME_CHOICE, help="Which game's card table (with --spec: the file's game by default).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per building type.")
 @click.option("--spec", type=click.Path(dir_okay=False, path_type=str), help="A sweep file (TOML).")
 @click.option("--variant", help="The sweep file's variant whose card table to print.")
 @data_option
-def cards(game: str, as_json: bool, spec: str | None, variant: str | None, data_dir: str | None) -> None:
+def cards(game: str | None, as_json: bool, spec: str | None, variant: str | None, data_dir: str | None) -> None:
     """Print a game's building cards: cost, asset value, copies, icons, rules.
 
-    With --spec and --variant, the table as that variant changes it; changed values are marked *.
+    With --spec and --variant, the table as that variant changes it; changed values are marked *,
+    and the rule parameters the variant changes follow the table (in --json: ``rules_changed``
+    in every row, parameter -> new value).
     """
     import json
 
-    data = _load(game, data_dir)
     changed: dict = {}
+    rules_changed: dict = {}
     if spec or variant:
         if not (spec and variant):
             raise NesimError("--spec and --variant go together")
@@ -211,12 +229,21 @@ def cards(game: str, as_json: bool, spec: str | None, variant: str | None, data_
 
         sw = load_sweep(spec)
         v = sw.variant(variant)
-        changed = v.changes_for(data).get("cards", {})
-        data = sw.data(v, game)
+        game = _spec_game(sw, game)
+        base = _load(game, data_dir)
+        changed = v.changes_for(base).get("cards", {})
+        data = sw.data(v, game, base)
+        rules_changed = {name: (getattr(base.rules, name), getattr(data.rules, name)) for name in v.rules}
+    elif game is None:
+        raise NesimError("--game is needed (or --spec with --variant)")
+    else:
+        data = _load(game, data_dir)
     rows = _card_rows(data)
     if as_json:
         for r in rows:
             r["changed"] = sorted(changed.get(r["key"], {}))
+            r["rules_changed"] = {name: (list(new) if isinstance(new, tuple) else new)
+                                  for name, (_, new) in rules_changed.items()}
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return
     icons = lambda r: "".join(c for c, f in (("A", "agriculture"), ("I", "industry"), ("L", "facility")) if r[f])
@@ -228,6 +255,10 @@ def cards(game: str, as_json: bool, spec: str | None, variant: str | None, data_
                                      r["end_game"] and f"end[{r['end_game']}]") if x)
         out.append(f"{r['key']:<24} {r['name'][:28]:<28} {mark(r, 'cost'):>4} {mark(r, 'asset_value'):>5} "
                    f"{mark(r, 'copies'):>6} {icons(r):<5} {r['workers_needed'] or '-':>5}  {rules}")
+    if rules_changed:
+        out += ["", f"Rule parameters variant {variant!r} changes:"]
+        out += [f"{name:<24} {_rule_text(new)}*  (data files: {_rule_text(old)})"
+                for name, (old, new) in rules_changed.items()]
     click.echo("\n".join(out))
 
 

@@ -99,8 +99,9 @@ class Sweep:
         raise NesimError(f"{self.path}: no variant named {name!r} (variants: "
                          f"{', '.join(v.name for v in self.variants[:20])})")
 
-    def data(self, variant: Variant, game: str) -> GameData:
-        base = load_game(game)
+    def data(self, variant: Variant, game: str, base: GameData | None = None) -> GameData:
+        """The game's data as the variant changes it: the built-in data files, or ``base``."""
+        base = base or load_game(game)
         changes = variant.changes_for(base)
         return base.with_changes(cards=changes.get("cards"), rules=changes.get("rules"),
                                  where=f"{self.path}: variant {variant.name!r}")

@@ -175,3 +175,54 @@ def test_the_largest_seed_is_played_and_shown_as_given():
     r = nesim("play", "--game", "glory", "--players", "2", "--seed", top)
     assert r.returncode == 0, r.stderr
     assert f"seed {top}," in r.stdout.splitlines()[0]
+
+
+# ---------------------------------------------------------------------------- item 12: nesim cards --spec
+
+
+WAGES = "[3, 3, 4, 4, 4, 5, 5, 6, 6]"
+
+
+def wages_spec(tmp_path: Path, game: str = "mecenat") -> Path:
+    farm = {"mecenat": "potato_field", "progress": "farm"}[game]
+    return sweep_file(tmp_path, f'[[variant]]\nname = "high-wages"\nrules.wages = {WAGES}\n'
+                                f'[[variant]]\nname = "cheap-farm"\ncards.{farm} = {{ cost = 1 }}\n',
+                      game=f'game = "{game}"')
+
+
+def test_cards_with_a_variant_marks_the_rule_parameters_it_changes(tmp_path):
+    p = wages_spec(tmp_path)
+    r = nesim("cards", "--game", "mecenat", "--spec", p, "--variant", "high-wages")
+    assert r.returncode == 0, r.stderr
+    changed = [ln for ln in r.stdout.splitlines() if "*" in ln]
+    assert len(changed) == 1 and changed[0].split()[0] == "wages", r.stdout
+    assert "3,3,4,4,4,5,5,6,6*" in changed[0].replace(" ", "") and "2,2,3,3,3,4,4,5,5" in changed[0].replace(" ", "")
+    # a variant that changes no rule prints no rule line
+    r = nesim("cards", "--game", "mecenat", "--spec", p, "--variant", "cheap-farm")
+    assert not any(ln.split()[0] == "wages" for ln in r.stdout.splitlines() if ln.strip())
+
+
+def test_cards_json_with_a_variant_carries_the_changed_rules(tmp_path):
+    p = wages_spec(tmp_path)
+    rows = json.loads(nesim("cards", "--game", "mecenat", "--spec", p, "--variant", "high-wages", "--json").stdout)
+    assert len(rows) == 27 and all(r["rules_changed"] == {"wages": json.loads(WAGES)} for r in rows)
+    rows = json.loads(nesim("cards", "--game", "mecenat", "--spec", p, "--variant", "cheap-farm", "--json").stdout)
+    assert all(r["rules_changed"] == {} for r in rows)
+    assert next(r for r in rows if r["key"] == "potato_field")["changed"] == ["cost"]
+
+
+def test_cards_refuses_a_spec_of_another_game(tmp_path):
+    p = wages_spec(tmp_path, "progress")
+    one_line_error(nesim("cards", "--game", "glory", "--spec", p, "--variant", "high-wages"), str(p), "glory", "progress")
+
+
+def test_cards_takes_the_game_from_a_spec_of_one_game(tmp_path):
+    p = wages_spec(tmp_path, "progress")
+    r = nesim("cards", "--spec", p, "--variant", "high-wages")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("Progress: 24 building types, 64 cards")
+
+
+def test_cards_needs_the_game_for_a_spec_of_several_games(tmp_path):
+    p = sweep_file(tmp_path, game='game = ["progress", "glory"]')
+    one_line_error(nesim("cards", "--spec", p, "--variant", "baseline"), "--game")
