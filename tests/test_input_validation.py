@@ -226,3 +226,47 @@ def test_cards_takes_the_game_from_a_spec_of_one_game(tmp_path):
 def test_cards_needs_the_game_for_a_spec_of_several_games(tmp_path):
     p = sweep_file(tmp_path, game='game = ["progress", "glory"]')
     one_line_error(nesim("cards", "--spec", p, "--variant", "baseline"), "--game")
+
+
+# ---------------------------------------------------------------------------- item 17: the dataset page
+
+
+def documented_columns(text: str) -> dict[str, set[str]]:
+    """The columns of each ``## <table>`` section of docs/DATASETS.md: the first cell of its table rows."""
+    out: dict[str, set[str]] = {}
+    section = None
+    for line in text.splitlines():
+        if line.startswith("#"):
+            head = re.match(r"^##+ `(\w+)`", line)
+            section = head.group(1) if head else None
+            if section:
+                out.setdefault(section, set())
+        m = re.match(r"^\|\s*`(\w+)`\s*\|", line)
+        if m and section:
+            out[section].add(m.group(1))
+    return out
+
+
+def test_every_column_the_runner_writes_is_documented():
+    doc = (ROOT / "docs" / "DATASETS.md").read_text()
+    columns = documented_columns(doc)
+    for table, schema in SCHEMAS.items():
+        assert table in columns, f"docs/DATASETS.md has no section for the {table} table"
+        assert set(schema.names) == columns[table], table
+
+
+def test_the_readme_links_the_dataset_and_rules_pages_inside_the_repository():
+    readme = (ROOT / "README.md").read_text()
+    assert "docs/DATASETS.md" in readme and "docs/RULES.md" in readme
+    assert "RULES-NOTES.md" not in readme and "shared reference" not in readme
+
+
+def test_the_score_is_the_sum_the_dataset_page_gives(dataset):
+    import pandas as pd
+
+    from nesim.cards import load_game
+
+    p = pd.read_parquet(dataset / "players")
+    penalty = load_game("progress").rules.unpaid_wage_penalty
+    parts = p.building_points + p.bonus_points + p.money + p.vp_points - penalty * p.unpaid_wages
+    assert len(p) == 40 and (p.score == parts).all()
