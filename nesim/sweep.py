@@ -15,6 +15,7 @@ combination, named from its values. ``baseline`` (no changes) is added first unl
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import sys
 from dataclasses import dataclass
@@ -74,10 +75,10 @@ class Sweep:
         seats = [names[i % len(names)] for i in range(n)]  # a longer line-up is cut, a shorter one cycled
         specs = []
         for s in resolve_seats(";".join(seats), n):
-            changed = dict(zip(s.defaults, s.values))
-            changed.update(variant.params.get(s.name, {}))
-            extra = [f"{k}={v:g}" for k, v in changed.items() if v != s.defaults[k]]
-            specs.append(s.name + (":" + ",".join(extra) if extra else ""))
+            values = dict(zip(s.defaults, s.values))
+            values.update(variant.params.get(s.name, {}))
+            # the registry's label writes each value so that it reads back exactly
+            specs.append(dataclasses.replace(s, values=tuple(values.values())).label)
         return tuple(specs)
 
     def units(self):

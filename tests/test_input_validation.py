@@ -270,3 +270,13 @@ def test_the_score_is_the_sum_the_dataset_page_gives(dataset):
     penalty = load_game("progress").rules.unpaid_wage_penalty
     parts = p.building_points + p.bonus_points + p.money + p.vp_points - penalty * p.unpaid_wages
     assert len(p) == 40 and (p.score == parts).all()
+
+
+def test_a_sweep_plays_strategy_parameters_at_full_precision(tmp_path):
+    from nesim.registry import resolve
+    from nesim.sweep import load_sweep
+
+    p = sweep_file(tmp_path, '[[variant]]\nname = "v"\nparams.greedy = { reserve = 1.23456789, build_bias = 1e-7 }\n')
+    s = load_sweep(p)
+    greedy = resolve(s.line_up(s.variant("v"), 2)[0])
+    assert dict(zip(greedy.defaults, greedy.values)) == {"reserve": 1.23456789, "hire_until": 5.0, "build_bias": 1e-7}
