@@ -248,6 +248,8 @@ def _check_kernel_limits(path, where: str, data: GameData) -> None:
         build_table(data)
     except ValueError as exc:
         raise _err(path, where, str(exc)) from None
+    except OverflowError:  # a card field or rule parameter beyond the table's 64-bit numbers
+        raise _err(path, where, "a number is too large for the kernel's 64-bit card table") from None
 
 
 def _fmt(value) -> str:

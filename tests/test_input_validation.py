@@ -280,3 +280,11 @@ def test_a_sweep_plays_strategy_parameters_at_full_precision(tmp_path):
     s = load_sweep(p)
     greedy = resolve(s.line_up(s.variant("v"), 2)[0])
     assert dict(zip(greedy.defaults, greedy.values)) == {"reserve": 1.23456789, "hire_until": 5.0, "build_bias": 1e-7}
+
+
+@pytest.mark.parametrize("extra", [
+    '[[variant]]\nname = "v"\ncards.lottery = { cost = 99999999999999999999 }\n',
+    '[[variant]]\nname = "v"\nrules.hand_limit = 99999999999999999999\n',
+])
+def test_a_number_too_large_for_the_kernel_is_refused(tmp_path, extra):
+    refused_sweep(tmp_path, sweep_file(tmp_path, extra), "variant[0]", "too large")
