@@ -102,7 +102,7 @@ class Sweep:
 
     def data(self, variant: Variant, game: str, base: GameData | None = None) -> GameData:
         """The game's data as the variant changes it: the built-in data files, or ``base``."""
-        base = base or load_game(game)
+        base = load_game(game) if base is None else base
         changes = variant.changes_for(base)
         return base.with_changes(cards=changes.get("cards"), rules=changes.get("rules"),
                                  where=f"{self.path}: variant {variant.name!r}")
@@ -121,7 +121,7 @@ def _int(path, key, value, low: int | None = None) -> int:
 
 
 def _first_repeat(values: list) -> Any:
-    """The first value that occurs again later in the list, or None."""
+    """The first value met a second time in the list, or None."""
     seen: list = []
     for v in values:
         if v in seen:
@@ -314,6 +314,7 @@ def load_sweep(path: str | Path, max_variants: int = DEFAULT_MAX_VARIANTS) -> Sw
     baseline = raw.get("baseline", "baseline")
     if not isinstance(baseline, str) or not baseline.strip():
         raise _err(path, "baseline", f"must be the name of a variant (text), got {baseline!r}")
+    baseline = baseline.strip()  # as variant names are
     raw_variants = raw.get("variant", [])
     if not isinstance(raw_variants, list):
         raise _err(path, "variant", "must be an array of tables: [[variant]]")
