@@ -112,6 +112,13 @@ data_option = click.option("--data", "data_dir", type=click.Path(file_okay=False
                            help="Read the card tables and rules from this folder instead of the built-in ones.")
 
 
+def _checked_seed(ctx, param, value):  # noqa: ANN001 - click's callback signature
+    """--seed as the generator can hold it (0 to 2**64-1), so that titles and data agree."""
+    from nesim.rng import check_seed
+
+    return value if value is None else check_seed(value, "--seed")
+
+
 def _players_count(value: int) -> int:
     if not 1 <= value <= 4:
         raise NesimError(f"--players must be 1 to 4, got {value}")
@@ -147,7 +154,8 @@ def _print_log(data, game, as_json: bool, title: str) -> None:
 @click.option("--players", "n_players", required=True, type=int, help="Number of players, 1-4 (1 = solo).")
 @click.option("--strategies", default="random", show_default=True,
               help="Comma-separated strategy per seat, or one for every seat.")
-@click.option("--seed", default=0, show_default=True, type=int, help="The game's seed.")
+@click.option("--seed", default=0, show_default=True, type=int, callback=_checked_seed,
+              help="The game's seed, 0 to 2**64-1.")
 @click.option("--json", "as_json", is_flag=True, help="Print the events as JSON lines.")
 @data_option
 def play(game: str, n_players: int, strategies: str, seed: int, as_json: bool, data_dir: str | None) -> None:
@@ -163,7 +171,7 @@ def play(game: str, n_players: int, strategies: str, seed: int, as_json: bool, d
     if n == 1:
         data.check_solo()
     specs = resolve_seats(strategies, n)
-    log, _ = _kernel_log(data, n, specs, seed & 0xFFFFFFFFFFFFFFFF)
+    log, _ = _kernel_log(data, n, specs, seed)
     labels = ", ".join(s.label for s in specs)
     title = f"{game.capitalize()}, {n} player{'s' * (n != 1)}, seed {seed}, strategies {labels}"
     _print_log(data, _traced_game(data, log), as_json, title)
@@ -181,21 +189,39 @@ def _card_rows(data) -> list[dict]:
     return rows
 
 
+def _spec_game(sw, game: str | None) -> str:
+    """The game whose card table ``nesim cards --spec`` prints: --game, which the sweep file must
+    play, or the file's only game."""
+    if game is None:
+        if len(sw.games) > 1:
+            raise NesimError(f"{sw.path} plays {', '.join(sw.games)}: say which with --game")
+        return sw.games[0]
+    if game not in sw.games:
+        raise NesimError(f"{sw.path} plays {', '.join(sw.games)}, not {game}: its variants do not apply to {game}")
+    return game
+
+
+def _rule_text(value) -> str:
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
 @cli.command()
-@click.option("--game", required=True, type=GAME_CHOICE, help="Which game's card table.")
+@click.option("--game", type=GAME_CHOICE, help="Which game's card table (with --spec: the file's game by default).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per building type.")
 @click.option("--spec", type=click.Path(dir_okay=False, path_type=str), help="A sweep file (TOML).")
 @click.option("--variant", help="The sweep file's variant whose card table to print.")
 @data_option
-def cards(game: str, as_json: bool, spec: str | None, variant: str | None, data_dir: str | None) -> None:
+def cards(game: str | None, as_json: bool, spec: str | None, variant: str | None, data_dir: str | None) -> None:
     """Print a game's building cards: cost, asset value, copies, icons, rules.
 
-    With --spec and --variant, the table as that variant changes it; changed values are marked *.
+    With --spec and --variant, the table as that variant changes it; changed values are marked *,
+    and the rule parameters the variant changes follow the table (in --json: ``rules_changed``
+    in every row, parameter -> new value).
     """
     import json
 
-    data = _load(game, data_dir)
     changed: dict = {}
+    rules_changed: dict = {}
     if spec or variant:
         if not (spec and variant):
             raise NesimError("--spec and --variant go together")
@@ -203,12 +229,21 @@ def cards(game: str, as_json: bool, spec: str | None, variant: str | None, data_
 
         sw = load_sweep(spec)
         v = sw.variant(variant)
-        changed = v.changes_for(data).get("cards", {})
-        data = sw.data(v, game)
+        game = _spec_game(sw, game)
+        base = _load(game, data_dir)
+        changed = v.changes_for(base).get("cards", {})
+        data = sw.data(v, game, base)
+        rules_changed = {name: (getattr(base.rules, name), getattr(data.rules, name)) for name in v.rules}
+    elif game is None:
+        raise NesimError("--game is needed (or --spec with --variant)")
+    else:
+        data = _load(game, data_dir)
     rows = _card_rows(data)
     if as_json:
         for r in rows:
             r["changed"] = sorted(changed.get(r["key"], {}))
+            r["rules_changed"] = {name: (list(new) if isinstance(new, tuple) else new)
+                                  for name, (_, new) in rules_changed.items()}
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return
     icons = lambda r: "".join(c for c, f in (("A", "agriculture"), ("I", "industry"), ("L", "facility")) if r[f])
@@ -220,6 +255,10 @@ def cards(game: str, as_json: bool, spec: str | None, variant: str | None, data_
                                      r["end_game"] and f"end[{r['end_game']}]") if x)
         out.append(f"{r['key']:<24} {r['name'][:28]:<28} {mark(r, 'cost'):>4} {mark(r, 'asset_value'):>5} "
                    f"{mark(r, 'copies'):>6} {icons(r):<5} {r['workers_needed'] or '-':>5}  {rules}")
+    if rules_changed:
+        out += ["", f"Rule parameters variant {variant!r} changes:"]
+        out += [f"{name:<24} {_rule_text(new)}*  (data files: {_rule_text(old)})"
+                for name, (old, new) in rules_changed.items()]
     click.echo("\n".join(out))
 
 
@@ -290,7 +329,8 @@ def _check_run_options(chunk_size, resume, force, backend, scheduler) -> None:
 @click.option("--strategies", default="random", show_default=True,
               help="Strategy per seat (comma-separated), or one for every seat; seats rotate game by game.")
 @click.option("--games", "n_games", required=True, type=int, help="Number of games.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Master seed.")
+@click.option("--seed", default=0, show_default=True, type=int, callback=_checked_seed,
+              help="Master seed, 0 to 2**64-1.")
 @click.option("--out", required=True, type=click.Path(path_type=str), help="Dataset directory to write.")
 @click.option("--jobs", default=1, show_default=True, type=int, help="Parallel worker processes.")
 @click.option("--backend", default="loky", show_default=True, type=click.Choice(["loky", "dask"]),
@@ -354,6 +394,19 @@ def replay(directory: str, game_id: int, as_json: bool) -> None:
         click.echo(f"regenerated scores {again} equal the stored ones")
 
 
+def _each_dataset_once(directories: tuple[str, ...]) -> None:
+    """Refuses a dataset given twice, however spelled (D, D/, ./D, a link): its games would count
+    twice and every interval would narrow as if they were new."""
+    import os
+
+    seen: dict[str, str] = {}
+    for d in directories:
+        real = os.path.realpath(d)
+        if real in seen:
+            raise NesimError(f"{d} is the same dataset as {seen[real]}: give each dataset once")
+        seen[real] = d
+
+
 @cli.command()
 @click.argument("directories", nargs=-1, required=True, type=click.Path(path_type=str))
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=str), help="HTML file to write.")
@@ -364,6 +417,7 @@ def report(directories: tuple[str, ...], out: str, quiet: bool) -> None:
 
     from nesim.report import build_report
 
+    _each_dataset_once(directories)
     parent = Path(out).resolve().parent
     if not parent.is_dir():
         raise NesimError(f"--out {out}: folder {parent} does not exist")

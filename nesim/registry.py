@@ -9,6 +9,7 @@ and ``choose``, compiled with ``@njit(STRATEGY_SIG, cache=True)``, and may defin
 from __future__ import annotations
 
 import importlib
+import math
 import pkgutil
 from dataclasses import dataclass
 from functools import lru_cache
@@ -75,6 +76,22 @@ def modules() -> dict[str, ModuleType]:
     return dict(sorted(found.items()))
 
 
+def param_value(raw: str | float, where: str) -> float:
+    """A strategy parameter, as text (``greedy:reserve=8``) or a number (a sweep file), refused
+    with one line naming ``where`` unless it is a finite number >= 0.
+
+    Every strategy reads its parameters as counts, rounds, weights or shares: NaN would make each
+    comparison false and a negative weight turn a preference around, silently in both cases.
+    """
+    try:
+        value = float(raw)
+    except ValueError:
+        raise NesimError(f"{where}: must be a number, got {raw!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise NesimError(f"{where}: must be a finite number >= 0, got {raw!r}")
+    return value
+
+
 def resolve(spec: str) -> Strategy:
     """The strategy a spec names, with its parameters set; a bad spec is a user error."""
     name, _, rest = spec.strip().partition(":")
@@ -90,10 +107,7 @@ def resolve(spec: str) -> Strategy:
         if key not in values:
             known = ", ".join(mod.PARAMS) or "none"
             raise NesimError(f"strategy {name}: unknown parameter {key!r} (known: {known})")
-        try:
-            values[key] = float(raw)
-        except ValueError:
-            raise NesimError(f"strategy {name}: parameter {key} must be a number, got {raw!r}") from None
+        values[key] = param_value(raw, f"strategy {name}: parameter {key}")
     return Strategy(name, mod.DESCRIPTION, dict(mod.PARAMS), mod.choose, tuple(values.values()),
                     getattr(mod, "table_rows", None))
 

@@ -4,8 +4,23 @@ Both engines shuffle with this generator and nothing else, in the same order, so
 by its seed and its decisions. Strategies draw from generators of their own.
 """
 
+from nesim.errors import NesimError
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
+
+
+def check_seed(seed, where: str = "--seed") -> int:
+    """A seed given by the user, refused (one line naming ``where``) unless 0 <= seed < 2**64.
+
+    The generator keeps 64 bits, so a larger or negative seed would silently play the game of
+    another seed while titles and manifests showed the one typed.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise NesimError(f"{where}: must be a whole number, got {seed!r}")
+    if not 0 <= seed <= MASK64:
+        raise NesimError(f"{where}: must be from 0 to 2**64-1 ({MASK64}), got {seed}")
+    return seed
 
 
 def mix64(z: int) -> int:

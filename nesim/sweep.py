@@ -15,6 +15,7 @@ combination, named from its values. ``baseline`` (no changes) is added first unl
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import sys
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ else:  # pragma: no cover
 
 from nesim.cards import GAMES, RULE_FIELDS, GameData, load_game
 from nesim.errors import NesimError
+from nesim.rng import check_seed
 
 TOP_KEYS = {"game", "players", "games", "seed", "strategies", "variant", "grid", "baseline"}
 VARIANT_KEYS = {"name", "cards", "rules", "params", "strategies"}
@@ -73,10 +75,10 @@ class Sweep:
         seats = [names[i % len(names)] for i in range(n)]  # a longer line-up is cut, a shorter one cycled
         specs = []
         for s in resolve_seats(";".join(seats), n):
-            changed = dict(zip(s.defaults, s.values))
-            changed.update(variant.params.get(s.name, {}))
-            extra = [f"{k}={v:g}" for k, v in changed.items() if v != s.defaults[k]]
-            specs.append(s.name + (":" + ",".join(extra) if extra else ""))
+            values = dict(zip(s.defaults, s.values))
+            values.update(variant.params.get(s.name, {}))
+            # the registry's label writes each value so that it reads back exactly
+            specs.append(dataclasses.replace(s, values=tuple(values.values())).label)
         return tuple(specs)
 
     def units(self):
@@ -98,8 +100,9 @@ class Sweep:
         raise NesimError(f"{self.path}: no variant named {name!r} (variants: "
                          f"{', '.join(v.name for v in self.variants[:20])})")
 
-    def data(self, variant: Variant, game: str) -> GameData:
-        base = load_game(game)
+    def data(self, variant: Variant, game: str, base: GameData | None = None) -> GameData:
+        """The game's data as the variant changes it: the built-in data files, or ``base``."""
+        base = load_game(game) if base is None else base
         changes = variant.changes_for(base)
         return base.with_changes(cards=changes.get("cards"), rules=changes.get("rules"),
                                  where=f"{self.path}: variant {variant.name!r}")
@@ -115,6 +118,42 @@ def _int(path, key, value, low: int | None = None) -> int:
     if low is not None and value < low:
         raise _err(path, key, f"must be at least {low}, got {value}")
     return value
+
+
+def _first_repeat(values: list) -> Any:
+    """The first value met a second time in the list, or None."""
+    seen: list = []
+    for v in values:
+        if v in seen:
+            return v
+        seen.append(v)
+    return None
+
+
+def _one_or_more(path, key, value, check) -> list:
+    """A key that takes one value or a list of them: ``check(path, key, v)`` on each, at least one,
+    none twice (a repeated game or player count would play the same seeds again under new game
+    ids and narrow every interval as if they were new games)."""
+    values = value if isinstance(value, list) else [value]
+    if not values:
+        raise _err(path, key, "is empty; give at least one value")
+    for v in values:
+        check(path, key, v)
+    dup = _first_repeat(values)
+    if dup is not None:
+        raise _err(path, key, f"lists {dup!r} twice")
+    return values
+
+
+def _game(path, key, value) -> None:
+    if not isinstance(value, str) or value not in GAMES:
+        raise _err(path, key, f"unknown game {value!r} (known: {', '.join(GAMES)})")
+
+
+def _player_count(path, key, value) -> None:
+    _int(path, key, value, 1)
+    if value > 4:
+        raise _err(path, key, f"must be 1 to 4, got {value}")
 
 
 def _strategies(path, key, value) -> tuple[str, ...]:
@@ -175,7 +214,7 @@ def _check_variant(path, where: str, raw: dict, games: tuple[str, ...]) -> Varia
     params = raw.get("params", {})
     if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
         raise _err(path, f"{where}.params", "must be a table of strategy -> {parameter = number}")
-    from nesim.registry import modules
+    from nesim.registry import modules, param_value
 
     for strat, values in params.items():
         if strat not in modules():
@@ -186,6 +225,7 @@ def _check_variant(path, where: str, raw: dict, games: tuple[str, ...]) -> Varia
                            f"(known: {', '.join(modules()[strat].PARAMS) or 'none'})")
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise _err(path, f"{where}.params.{strat}.{p}", f"must be a number, got {v!r}")
+            param_value(v, f"{path}: {where}.params.{strat}.{p}")
     lineup = _strategies(path, f"{where}.strategies", raw["strategies"]) if "strategies" in raw else None
     # the card and rule changes must make a playable game of every game of the sweep
     for g in games:
@@ -208,6 +248,8 @@ def _check_kernel_limits(path, where: str, data: GameData) -> None:
         build_table(data)
     except ValueError as exc:
         raise _err(path, where, str(exc)) from None
+    except OverflowError:  # a card field or rule parameter beyond the table's 64-bit numbers
+        raise _err(path, where, "a number is too large for the kernel's 64-bit card table") from None
 
 
 def _fmt(value) -> str:
@@ -252,28 +294,27 @@ def load_sweep(path: str | Path, max_variants: int = DEFAULT_MAX_VARIANTS) -> Sw
         raise NesimError(f"{path}: cannot read ({exc.strerror})") from None
     except tomllib.TOMLDecodeError as exc:
         raise NesimError(f"{path}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise NesimError(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
+                         "TOML files must be saved as UTF-8") from None
     for k in raw:
         if k not in TOP_KEYS:
             raise _err(path, k, f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
     for k in ("game", "players", "games", "strategies"):
         if k not in raw:
             raise _err(path, k, "missing")
-    games = raw["game"] if isinstance(raw["game"], list) else [raw["game"]]
-    for g in games:
-        if g not in GAMES:
-            raise _err(path, "game", f"unknown game {g!r} (known: {', '.join(GAMES)})")
-    players = raw["players"] if isinstance(raw["players"], list) else [raw["players"]]
-    for n in players:
-        _int(path, "players", n, 1)
-        if n > 4:
-            raise _err(path, "players", f"must be 1 to 4, got {n}")
+    games = _one_or_more(path, "game", raw["game"], _game)
+    players = _one_or_more(path, "players", raw["players"], _player_count)
     if 1 in players:
         for g in games:
             load_game(g).check_solo(f"{path}: players")
     n_games = _int(path, "games", raw["games"], 1)
-    seed = _int(path, "seed", raw.get("seed", 0))
+    seed = check_seed(raw.get("seed", 0), f"{path}: seed")
     strategies = _strategies(path, "strategies", raw["strategies"])
     baseline = raw.get("baseline", "baseline")
+    if not isinstance(baseline, str) or not baseline.strip():
+        raise _err(path, "baseline", f"must be the name of a variant (text), got {baseline!r}")
+    baseline = baseline.strip()  # as variant names are
     raw_variants = raw.get("variant", [])
     if not isinstance(raw_variants, list):
         raise _err(path, "variant", "must be an array of tables: [[variant]]")
@@ -290,7 +331,7 @@ def load_sweep(path: str | Path, max_variants: int = DEFAULT_MAX_VARIANTS) -> Sw
             raise _err(path, where, "must be a table")
         variants.append(_check_variant(path, where, table, tuple(games)))
     names = [v.name for v in variants]
-    dup = next((n for n in names if names.count(n) > 1), None)
+    dup = _first_repeat(names)
     if dup is not None:
         raise _err(path, "variant", f"two variants are named {dup!r}")
     if baseline not in names:
