@@ -323,14 +323,31 @@ def _check_run_options(chunk_size, resume, force, backend, scheduler) -> None:
         raise NesimError("--scheduler needs --backend dask")
 
 
+def _simulate_options_stored(out: str) -> dict:
+    """--resume: the options of the simulate run whose dataset is in --out (empty when there is
+    none yet), so that an interrupted run is finished without retyping them."""
+    from nesim.runner import resumable_manifest, units_from_manifest
+
+    manifest = resumable_manifest(out)
+    if manifest is None:
+        return {}
+    units = units_from_manifest(manifest)
+    if len(units) != 1 or units[0].variant != "baseline" or units[0].changes:
+        raise NesimError(f"--resume {out}: the dataset was made by nesim sweep; finish it with "
+                         f"nesim sweep --out {out} --resume")
+    u, config = units[0], manifest["config"]
+    return {"game": u.game, "n_players": u.n_players, "strategies": ";".join(u.strategies),
+            "n_games": u.games, "seed": config["seed"], "chunk_size": config["chunk_size"]}
+
+
 @cli.command()
-@click.option("--game", required=True, type=GAME_CHOICE, help="Which game to play.")
-@click.option("--players", "n_players", required=True, type=int, help="Players per game, 1-4 (1 = solo).")
-@click.option("--strategies", default="random", show_default=True,
-              help="Strategy per seat (comma-separated), or one for every seat; seats rotate game by game.")
-@click.option("--games", "n_games", required=True, type=int, help="Number of games.")
-@click.option("--seed", default=0, show_default=True, type=int, callback=_checked_seed,
-              help="Master seed, 0 to 2**64-1.")
+@click.option("--game", type=GAME_CHOICE, help="Which game to play.  [required unless resuming]")
+@click.option("--players", "n_players", type=int, help="Players per game, 1-4 (1 = solo).  [required unless resuming]")
+@click.option("--strategies", help="Strategy per seat (comma-separated), or one for every seat; seats "
+              "rotate game by game.  [default: random]")
+@click.option("--games", "n_games", type=int, help="Number of games.  [required unless resuming]")
+@click.option("--seed", type=int, callback=_checked_seed,
+              help="Master seed, 0 to 2**64-1.  [default: 0]")
 @click.option("--out", required=True, type=click.Path(path_type=str), help="Dataset directory to write.")
 @click.option("--jobs", default=1, show_default=True, type=int, help="Parallel worker processes.")
 @click.option("--backend", default="loky", show_default=True, type=click.Choice(["loky", "dask"]),
@@ -338,7 +355,8 @@ def _check_run_options(chunk_size, resume, force, backend, scheduler) -> None:
 @click.option("--scheduler", default=None, help="dask scheduler address (tcp://host:port); "
               "with --backend dask and no address, a local cluster of --jobs workers.")
 @click.option("--chunk-size", default=None, type=int, help="Games per chunk (default 10,000).")
-@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted run in --out; the options not "
+              "given are those it was started with, those given must be the same.")
 @click.option("--force", is_flag=True, help="Overwrite an existing dataset in --out.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary line.")
 def simulate(game, n_players, strategies, n_games, seed, out, jobs, backend, scheduler, chunk_size,
@@ -347,18 +365,26 @@ def simulate(game, n_players, strategies, n_games, seed, out, jobs, backend, sch
     from nesim.registry import resolve_seats
     from nesim.runner import DEFAULT_CHUNK, Unit, run
 
-    n = _players_count(n_players)
-    if n_games < 1:
-        raise NesimError(f"--games must be at least 1, got {n_games}")
     _check_run_options(chunk_size, resume, force, backend, scheduler)
-    specs = tuple(s.label for s in resolve_seats(strategies, n))
-    data = _load(game, None)
+    given = {"game": game, "n_players": n_players, "strategies": strategies, "n_games": n_games,
+             "seed": seed, "chunk_size": chunk_size}
+    opts = {"strategies": "random", "seed": 0, "chunk_size": DEFAULT_CHUNK,
+            **(_simulate_options_stored(out) if resume else {}),
+            **{k: v for k, v in given.items() if v is not None}}
+    missing = [flag for key, flag in (("game", "--game"), ("n_players", "--players"), ("n_games", "--games"))
+               if key not in opts]
+    if missing:
+        raise NesimError(f"missing option {', '.join(missing)} (needed unless --resume finds a run in --out)")
+    n = _players_count(opts["n_players"])
+    if opts["n_games"] < 1:
+        raise NesimError(f"--games must be at least 1, got {opts['n_games']}")
+    specs = tuple(s.label for s in resolve_seats(opts["strategies"], n))
+    data = _load(opts["game"], None)
     if n == 1:
         data.check_solo()
-    unit = Unit("baseline", game, n, specs, n_games)
-    summary = run([unit], out, seed, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
-                  force=force, chunk_size=chunk_size or DEFAULT_CHUNK, progress=not quiet,
-                  command=sys.argv[1:])
+    unit = Unit("baseline", opts["game"], n, specs, opts["n_games"])
+    summary = run([unit], out, opts["seed"], jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
+                  force=force, chunk_size=opts["chunk_size"], progress=not quiet, command=sys.argv[1:])
     if not quiet:
         rate = summary.games / summary.seconds if summary.seconds > 0 else float("inf")
         click.echo(f"{summary.games:,} games written to {out} in {summary.seconds:.1f} s ({rate:,.0f} games/s)")
@@ -372,16 +398,20 @@ def replay(directory: str, game_id: int, as_json: bool) -> None:
     """Regenerate one game of a dataset from its seed and configuration and print its log."""
     from nesim import dataset as ds
     from nesim.kernel import core
-    from nesim.runner import regenerate, rotation
+    from nesim.runner import find_chunk, read_run, regenerate, rotation
 
-    manifest = ds.read_manifest(directory)
+    manifest = read_run(directory)
+    chunk = find_chunk(manifest, game_id)
+    # Only this game's own part is read, and before anything is printed: an unreadable part is
+    # then a one-line error, and another chunk's does not matter.
+    stored = ds.read_table(directory, "players", ["seat", "score"], [("game_id", "==", game_id)],
+                           chunks=[chunk["id"]])
     unit, data, log, res = regenerate(manifest, game_id)
     i = game_id - unit.id_base
     labels = ", ".join(rotation(unit.strategies, i))
     title = (f"{unit.game.capitalize()}, {unit.n_players} player{'s' * (unit.n_players != 1)}, "
              f"game {game_id} of {directory} (variant {unit.variant}, seed {int(res.seeds[0])}), strategies {labels}")
     _print_log(data, _traced_game(data, log), as_json, title)
-    stored = ds.read_table(directory, "players", ["seat", "score"], [("game_id", "==", game_id)])
     if stored.num_rows == 0:
         click.echo("(this game's chunk is not written yet, so there are no stored scores to compare)", err=True)
         return
@@ -422,13 +452,14 @@ def report(directories: tuple[str, ...], out: str, quiet: bool) -> None:
     if not parent.is_dir():
         raise NesimError(f"--out {out}: folder {parent} does not exist")
     progress = None if quiet else (lambda message: click.echo(f"report: {message}", err=True))
-    build_report(list(directories), out, progress=progress)
+    build_report(list(directories), out, progress=progress,
+                 warn=lambda message: click.echo(f"{PROG}: warning: {message}", err=True))
     if not quiet:
         click.echo(f"report written to {out}")
 
 
 @cli.command()
-@click.argument("spec", type=click.Path(dir_okay=False, path_type=str))
+@click.argument("spec", required=False, type=click.Path(dir_okay=False, path_type=str))
 @click.option("--out", required=True, type=click.Path(path_type=str), help="Dataset directory to write.")
 @click.option("--jobs", default=1, show_default=True, type=int, help="Parallel worker processes.")
 @click.option("--backend", default="loky", show_default=True, type=click.Choice(["loky", "dask"]),
@@ -437,21 +468,32 @@ def report(directories: tuple[str, ...], out: str, quiet: bool) -> None:
 @click.option("--max-variants", default=1000, show_default=True, type=int,
               help="Refuse a sweep that expands to more variants.")
 @click.option("--chunk-size", default=None, type=int, help="Games per chunk (default 10,000).")
-@click.option("--resume", is_flag=True, help="Finish an interrupted sweep in --out.")
+@click.option("--resume", is_flag=True, help="Finish an interrupted sweep in --out (SPEC may then be "
+              "left out; given, it must be the one the sweep was started with).")
 @click.option("--force", is_flag=True, help="Overwrite an existing dataset in --out.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary line.")
 def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume, force, quiet) -> None:
     """Run every variant of a sweep file at every player count into one dataset."""
-    from nesim.runner import DEFAULT_CHUNK, run
+    from nesim.runner import DEFAULT_CHUNK, resumable_manifest, run, units_from_manifest
     from nesim.sweep import load_sweep
 
     _check_run_options(chunk_size, resume, force, backend, scheduler)
-    sw = load_sweep(spec, max_variants)
-    units = sw.units()
-    summary = run(units, out, sw.seed, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
-                  force=force, chunk_size=chunk_size or DEFAULT_CHUNK, progress=not quiet,
-                  command=sys.argv[1:], baseline=sw.baseline)
+    stored = resumable_manifest(out) if resume else None
+    if spec is not None:
+        sw = load_sweep(spec, max_variants)
+        units, seed, baseline = sw.units(), sw.seed, sw.baseline
+    elif stored is not None:
+        units = units_from_manifest(stored)
+        seed, baseline = stored["config"]["seed"], stored["config"].get("baseline", "baseline")
+    else:
+        raise NesimError("missing the sweep file SPEC (needed unless --resume finds a run in --out)")
+    if chunk_size is None:
+        chunk_size = stored["config"]["chunk_size"] if stored is not None else DEFAULT_CHUNK
+    summary = run(units, out, seed, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
+                  force=force, chunk_size=chunk_size, progress=not quiet,
+                  command=sys.argv[1:], baseline=baseline)
     if not quiet:
         rate = summary.games / summary.seconds if summary.seconds > 0 else float("inf")
-        click.echo(f"{len(sw.variants)} variants x {len(sw.games)} game(s) x {len(sw.players)} player "
+        count = lambda key: len({getattr(u, key) for u in units})
+        click.echo(f"{count('variant')} variants x {count('game')} game(s) x {count('n_players')} player "
                    f"count(s): {summary.games:,} games written to {out} in {summary.seconds:.1f} s ({rate:,.0f} games/s)")

@@ -8,16 +8,19 @@ A dataset is a directory::
     builds/part-NNNNN.parquet    one row per building built
     rounds/part-NNNNN.parquet    one row per player per round
 
-Every file is written under a temporary name in its own folder and then renamed, so a killed run
-leaves either a whole file or a ``.tmp`` file that nothing reads as data. A chunk counts as done
-only once its four parts are in place and the manifest says so.
+Every file is written under a temporary name in ``DIR/.staging/`` and then renamed into place, so
+a killed run (or a full disk) leaves either a whole file or a temporary one outside the table
+folders, where no reader of ``DIR/<table>`` looks; ``remove_temporaries`` clears them on
+``--resume``. A chunk counts as done only once its four parts are in place and the manifest says so.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,17 @@ from nesim.errors import NesimError
 TABLES = ("games", "players", "builds", "rounds")
 MANIFEST = "manifest.json"
 FORMAT = 1
+# Hidden, and beside the table folders rather than in them: pandas, pyarrow, polars and DuckDB
+# read every file of DIR/<table>/, and would fail on a half-written one.
+STAGING = ".staging"
+
+
+class WriteError(NesimError):
+    """A dataset file could not be written (disk full, permissions...); names the file and why."""
+
+    def __init__(self, path: Path, exc: OSError):
+        super().__init__(f"{path}: cannot write ({exc.strerror or exc})")
+        self.path = path
 
 _KEY = [("game_id", pa.int64()), ("variant", pa.string()), ("game", pa.string()),
         ("n_players", pa.int8())]
@@ -85,21 +99,44 @@ def part_name(chunk: int) -> str:
     return f"part-{chunk:05d}.parquet"
 
 
-def write_whole(path: Path, payload: bytes) -> None:
-    """Writes a file under a temporary name beside it, then renames it into place."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(payload)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+def write_whole(out: Path, path: Path, payload: bytes) -> None:
+    """Writes ``path`` of the dataset ``out`` under a temporary name in its staging folder, then
+    renames it into place; raises WriteError (and leaves no temporary) when the write fails."""
+    staging = out / STAGING
+    tmp = staging / "-".join(path.relative_to(out).parts)
+    try:
+        staging.mkdir(exist_ok=True)
+        path.parent.mkdir(exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(payload)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise WriteError(path, exc) from None
 
 
 def write_parts(out: Path, chunk: int, parts: dict[str, bytes]) -> None:
     for name in TABLES:
-        folder = out / name
-        folder.mkdir(exist_ok=True)
-        write_whole(folder / part_name(chunk), parts[name])
+        write_whole(out, out / name / part_name(chunk), parts[name])
+
+
+def remove_temporaries(out: Path) -> None:
+    """Removes what killed writers left: the staging folder, and the ``*.tmp`` files that
+    datasets of earlier nesim versions kept beside their parts."""
+    shutil.rmtree(out / STAGING, ignore_errors=True)
+    (out / (MANIFEST + ".tmp")).unlink(missing_ok=True)
+    for name in TABLES:
+        for tmp in (out / name).glob("part-*.parquet.tmp"):
+            tmp.unlink(missing_ok=True)
+
+
+def remove_staging(out: Path) -> None:
+    """Removes the staging folder once it is empty (at the end of a run)."""
+    with contextlib.suppress(OSError):
+        (out / STAGING).rmdir()
 
 
 def part_rows(out: Path, chunk: int) -> dict[str, int] | None:
@@ -119,12 +156,11 @@ def part_rows(out: Path, chunk: int) -> dict[str, int] | None:
 
 def remove_parts(out: Path, chunk: int) -> None:
     for name in TABLES:
-        for p in (out / name / part_name(chunk), out / name / (part_name(chunk) + ".tmp")):
-            p.unlink(missing_ok=True)
+        (out / name / part_name(chunk)).unlink(missing_ok=True)
 
 
 def write_manifest(out: Path, manifest: dict) -> None:
-    write_whole(out / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
+    write_whole(out, out / MANIFEST, (json.dumps(manifest, indent=1) + "\n").encode())
 
 
 def read_manifest(path: str | Path) -> dict:
@@ -142,18 +178,28 @@ def read_manifest(path: str | Path) -> dict:
 
 
 def read_table(path: str | Path, name: str, columns: list[str] | None = None,
-               filters: list | None = None) -> pa.Table:
-    """One table of a dataset, read only from the parts the manifest lists as done."""
+               filters: list | None = None, chunks: list[int] | None = None) -> pa.Table:
+    """One table of a dataset, read only from the parts the manifest lists as done (and, given
+    ``chunks``, only from those chunks' parts); an unreadable part is a user error naming it."""
     path = Path(path)
     manifest = read_manifest(path)
-    files = [str(path / name / part_name(c["id"])) for c in manifest["chunks"] if c["status"] == "done"]
-    if not files:
-        return SCHEMAS[name].empty_table() if columns is None else \
-            pa.schema([SCHEMAS[name].field(c) for c in columns]).empty_table()
-    import pyarrow.dataset as ds
+    wanted = None if chunks is None else set(chunks)
+    files = [path / name / part_name(c["id"]) for c in manifest["chunks"]
+             if c["status"] == "done" and (wanted is None or c["id"] in wanted)]
+    schema = SCHEMAS[name] if columns is None else pa.schema([SCHEMAS[name].field(c) for c in columns])
+    tables = [_read_part(f, name, columns, filters) for f in files]
+    return pa.concat_tables(tables) if tables else schema.empty_table()
 
-    return ds.dataset(files, format="parquet", schema=SCHEMAS[name]).to_table(
-        columns=columns, filter=_filter(filters))
+
+def _read_part(path: Path, name: str, columns: list[str] | None, filters: list | None) -> pa.Table:
+    import pyarrow.dataset as pds
+
+    try:
+        return pds.dataset(path, format="parquet", schema=SCHEMAS[name]).to_table(
+            columns=columns, filter=_filter(filters))
+    except (OSError, pa.ArrowException) as exc:
+        raise NesimError(f"{path}: unreadable Parquet part ({str(exc).splitlines()[0]}); "
+                         "--resume on the dataset redoes it") from None
 
 
 def _filter(filters):

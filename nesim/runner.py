@@ -13,8 +13,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import shutil
+import signal
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -30,6 +33,11 @@ from nesim.errors import NesimError
 from nesim.rng import game_seeds
 
 DEFAULT_CHUNK = 10_000
+# The limits of a plan. The manifest lists every chunk and is rewritten after each one, so their
+# number is bounded; a chunk's games and tables are held in memory at once (about 7 KB a game,
+# measured on four-player Glory), so its size is too.
+MAX_CHUNKS = 100_000
+MAX_CHUNK_SIZE = 100_000
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,20 @@ class Task:
     seed: int
     first: int
     count: int
+    driver: int | None = None  # pid of the driver that the worker must not outlive (loky), else None
+
+
+def check_plan(units: list[Unit], chunk_size: int) -> None:
+    """Refuses, before anything is allocated, a run whose chunk list or chunks would not fit."""
+    if max(min(u.games, chunk_size) for u in units) > MAX_CHUNK_SIZE:
+        raise NesimError(f"--chunk-size {chunk_size:,} is too large: a chunk is held in memory, "
+                         f"at most {MAX_CHUNK_SIZE:,} games")
+    n_chunks = sum(-(-u.games // chunk_size) for u in units)
+    if n_chunks > MAX_CHUNKS:
+        games = sum(u.games for u in units)
+        raise NesimError(f"{games:,} games in chunks of {chunk_size:,} make {n_chunks:,} chunks, more than "
+                         f"the {MAX_CHUNKS:,} a run can plan: at most {MAX_CHUNKS * MAX_CHUNK_SIZE:,} games "
+                         f"with --chunk-size {MAX_CHUNK_SIZE:,}; split the run into several datasets")
 
 
 def plan_chunks(units: list[Unit], chunk_size: int) -> list[dict]:
@@ -129,6 +151,8 @@ def _empty_like(res, g: int):
 
 def run_chunk(task: Task) -> tuple[int, dict[str, bytes], dict[str, int], int]:
     """Plays one chunk and returns (chunk id, Parquet bytes per table, rows per table, errors)."""
+    if task.driver is not None:
+        end_with_driver(task.driver)
     unit = task.unit
     indices = np.arange(task.first, task.first + task.count, dtype=np.int64)
     res = play_games(unit, task.data, task.table, task.seed, indices)
@@ -198,6 +222,46 @@ def _labels(unit: Unit) -> list[str]:
     return [resolve(s).label for s in unit.strategies]
 
 
+# ---------------------------------------------------------------------------- workers outlive no driver
+
+_watched_driver: int | None = None
+
+
+def end_with_driver(driver: int) -> None:
+    """Makes this worker process end when ``driver``, the process that started it, dies.
+
+    A driver killed by SIGKILL cannot stop its loky workers, which would otherwise wait minutes
+    for more work while holding their memory. Called by every task; acts once per process."""
+    global _watched_driver
+    if _watched_driver is not None or os.getpid() == driver:
+        return
+    _watched_driver = driver
+    if os.getppid() != driver:  # not a child of the driver (e.g. a nested pool): nothing to watch
+        return
+    _die_with_parent()
+    threading.Thread(target=_watch_parent, args=(driver,), daemon=True, name="nesim-driver-watch").start()
+
+
+def _die_with_parent() -> None:
+    """On Linux, asks the kernel to SIGKILL this process when its parent dies: unlike a thread,
+    this works while a compiled game kernel holds the GIL for a long chunk."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    PR_SET_PDEATHSIG = 1
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL))
+
+
+def _watch_parent(driver: int) -> None:
+    """Exits the process once its parent is no longer ``driver`` (it died and we were adopted);
+    the portable fallback of _die_with_parent, and a second chance on Linux."""
+    while os.getppid() == driver:
+        time.sleep(0.5)
+    os._exit(1)
+
+
 # ---------------------------------------------------------------------------- the manifest
 
 
@@ -210,6 +274,23 @@ def describe_units(units: list[Unit]) -> list[dict]:
 def units_from_manifest(manifest: dict) -> list[Unit]:
     return [Unit(d["variant"], d["game"], d["n_players"], tuple(d["strategies"]), d["games"],
                  d["id_base"], d.get("changes") or {}) for d in manifest["config"]["units"]]
+
+
+def read_run(out: str | Path) -> dict:
+    """A dataset's manifest, checked to describe a run that can be replayed or resumed: its
+    ``config`` (units, seed, chunk size) and its chunk list. Anything else is a user error."""
+    manifest = ds.read_manifest(out)
+    try:
+        config = manifest["config"]
+        units_from_manifest(manifest)
+        int(config["seed"]), int(config["chunk_size"])
+        for c in manifest["chunks"]:
+            int(c["id"]), int(c["unit"]), int(c["first"]), int(c["count"]), str(c["status"])
+    except KeyError as exc:
+        raise NesimError(f"{Path(out) / ds.MANIFEST}: not a run's manifest (no {exc} in it)") from None
+    except (TypeError, ValueError, AttributeError):
+        raise NesimError(f"{Path(out) / ds.MANIFEST}: not a run's manifest (a malformed config or chunk list)") from None
+    return manifest
 
 
 def variant_tables(units: list[Unit]) -> list[dict]:
@@ -253,13 +334,24 @@ def new_manifest(units: list[Unit], config: dict, command: list[str]) -> dict:
 # ---------------------------------------------------------------------------- the output folder
 
 
+def resumable_manifest(out: str | Path) -> dict | None:
+    """The manifest of the run in ``out`` that --resume finishes; None when ``out`` is absent or
+    empty (--resume then starts the run)."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise NesimError(f"--out {out}: exists and is not a directory")
+    return read_run(out) if out.is_dir() and any(out.iterdir()) else None
+
+
 def prepare_output(out: Path, resume: bool, force: bool) -> dict | None:
     """Checks the output folder before anything runs; returns the manifest when resuming."""
+    if resume:
+        manifest = resumable_manifest(out)
+        if manifest is not None:
+            return manifest
     if out.exists() and not out.is_dir():
         raise NesimError(f"--out {out}: exists and is not a directory")
     existing = out.is_dir() and any(out.iterdir())
-    if existing and resume:
-        return ds.read_manifest(out)
     if existing and not force:
         raise NesimError(f"--out {out}: directory is not empty (use --resume to finish it or --force to overwrite)")
     if existing and force and not (out / ds.MANIFEST).exists():
@@ -270,8 +362,6 @@ def prepare_output(out: Path, resume: bool, force: bool) -> dict | None:
 
 def _check_writable(out: Path) -> None:
     probe = out if out.exists() else next((p for p in out.parents if p.exists()), Path("."))
-    import os
-
     if not os.access(probe, os.W_OK | os.X_OK):
         raise NesimError(f"--out {out}: cannot write to {probe}")
 
@@ -279,15 +369,37 @@ def _check_writable(out: Path) -> None:
 def clear_dataset(out: Path) -> None:
     for name in ds.TABLES:
         shutil.rmtree(out / name, ignore_errors=True)
+    ds.remove_temporaries(out)
     (out / ds.MANIFEST).unlink(missing_ok=True)
 
 
 def check_resumable(manifest: dict, config: dict, out: Path) -> None:
     old = manifest.get("config", {})
     if manifest.get("config_hash") != config_hash(config) or old != config:
-        diff = sorted(k for k in set(old) | set(config) if old.get(k) != config.get(k)) or ["config"]
+        diff = config_differences(old, config) or ["config"]
         raise NesimError(f"--resume {out}: the dataset was made by a different configuration "
-                         f"(differs in: {', '.join(diff)})")
+                         f"(differs in: {'; '.join(diff)})")
+
+
+def config_differences(old: dict, new: dict) -> list[str]:
+    """What differs between two run configurations, each as 'what: VALUE here, VALUE in the dataset'."""
+    said = lambda key, here, there: f"{key}: {json.dumps(here)} here, {json.dumps(there)} in the dataset"
+    out = []
+    for key in sorted(set(old) | set(new)):
+        here, there = new.get(key), old.get(key)
+        if here == there:
+            continue
+        if key == "units" and isinstance(here, list) and isinstance(there, list) and len(here) == len(there):
+            for a, b in zip(here, there):
+                unit = f"variant {a.get('variant')}, {a.get('game')}, {a.get('n_players')} players"
+                out += [said(f"{k} of {unit}", a.get(k), b.get(k))
+                        for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
+        elif key == "units":
+            out.append(f"units (variant, game, player count): {len(here or [])} here, "
+                       f"{len(there or [])} in the dataset")
+        else:
+            out.append(said(key, here, there))
+    return out
 
 
 def verify_done_chunks(out: Path, manifest: dict, warn: Callable[[str], None]) -> None:
@@ -327,7 +439,10 @@ def warm_up(units: list[Unit], tables: list[np.ndarray], datas: list[GameData]) 
 
 @contextlib.contextmanager
 def backend_context(backend: str, jobs: int, scheduler: str | None) -> Iterator[int]:
-    """Yields the n_jobs to give joblib inside the chosen backend."""
+    """Yields the n_jobs to give joblib inside the chosen backend, once its workers can be reached.
+
+    A dask scheduler is connected to within dask's connect timeout (``distributed.comm.timeouts.connect``,
+    e.g. ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=10s``)."""
     if backend == "loky":
         yield jobs
         return
@@ -339,7 +454,8 @@ def backend_context(backend: str, jobs: int, scheduler: str | None) -> Iterator[
     cluster = None
     try:
         if scheduler:
-            client = Client(scheduler, timeout="10s")
+            check_scheduler_address(scheduler)
+            client = Client(scheduler)
         else:
             cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
                                    dashboard_address=None)
@@ -355,40 +471,83 @@ def backend_context(backend: str, jobs: int, scheduler: str | None) -> Iterator[
             cluster.close()
 
 
+def check_scheduler_address(address: str) -> None:
+    """Refuses what dask cannot even try to connect to (it would fail with a long traceback)."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            host, port = parse_host_port(location)
+            if not host or not 0 < port < 65536:
+                raise ValueError("no host, or a port outside 1-65535")
+    except ValueError as exc:
+        raise NesimError(f"--scheduler {address}: not a dask scheduler address ({exc}); "
+                         "expected tcp://HOST:PORT") from None
+
+
 def run(units: list[Unit], out: str | Path, seed: int, *, jobs: int = 1, backend: str = "loky",
         scheduler: str | None = None, resume: bool = False, force: bool = False,
         chunk_size: int = DEFAULT_CHUNK, progress: bool = True, command: list[str] | None = None,
         baseline: str = "baseline",
         warn: Callable[[str], None] = lambda m: print(m, file=sys.stderr)) -> RunSummary:
-    """Plays every unit into the dataset at ``out``; see the module text for the guarantees."""
+    """Plays every unit into the dataset at ``out``; see the module text for the guarantees.
+
+    Nothing is written until the run can start (options checked, kernels compiled, workers
+    reached). A file that cannot be written (a full disk) stops the run with a one-line error;
+    the chunks finished before it stay, and ``--resume`` finishes the run."""
     out = Path(out)
     if jobs < 1:
         raise NesimError(f"--jobs must be at least 1, got {jobs}")
+    check_plan(units, chunk_size)
     config = make_config(units, seed, chunk_size, baseline)
     manifest = prepare_output(out, resume, force)
     datas = [u.data() for u in units]
     tables = [unit_table(u, d) for u, d in zip(units, datas)]
     if manifest is not None:
         check_resumable(manifest, config, out)
+    warm_up(units, tables, datas)
+    with backend_context(backend, jobs, scheduler) as n_jobs:
+        try:
+            manifest = open_dataset(out, manifest, units, config, force, command or [], warn)
+            pending = [c for c in manifest["chunks"] if c["status"] != "done"]
+            driver = os.getpid() if backend == "loky" and jobs > 1 else None
+            tasks = (Task(c["id"], units[c["unit"]], datas[c["unit"]], tables[c["unit"]], seed, c["first"],
+                          c["count"], driver) for c in pending)
+            return play_into(out, manifest, _results(tasks, n_jobs, backend), progress, warn)
+        except ds.WriteError as exc:
+            raise NesimError(f"{exc}; the chunks written so far are kept: fix that (e.g. free space), "
+                             f"then finish the run with --resume --out {out}") from None
+
+
+def open_dataset(out: Path, manifest: dict | None, units: list[Unit], config: dict, force: bool,
+                 command: list[str], warn: Callable[[str], None]) -> dict:
+    """Makes ``out`` ready to take chunks and returns its manifest: a resumed dataset is cleared of
+    temporaries and of chunks that are not whole; a new one (or one to --force over) gets a fresh
+    manifest."""
+    if manifest is not None:
+        ds.remove_temporaries(out)
         verify_done_chunks(out, manifest, warn)
     else:
-        manifest = new_manifest(units, config, command or [])
-    warm_up(units, tables, datas)
-    if force:
-        clear_dataset(out)
+        manifest = new_manifest(units, config, command)
+        if force:
+            clear_dataset(out)
     out.mkdir(parents=True, exist_ok=True)
     ds.write_manifest(out, manifest)
+    return manifest
 
-    pending = [c for c in manifest["chunks"] if c["status"] != "done"]
-    tasks = (Task(c["id"], units[c["unit"]], datas[c["unit"]], tables[c["unit"]], seed, c["first"], c["count"])
-             for c in pending)
+
+def play_into(out: Path, manifest: dict, results, progress: bool, warn: Callable[[str], None]) -> RunSummary:
+    """Writes each chunk's parts as it arrives and marks it done in the manifest."""
     by_id = {c["id"]: c for c in manifest["chunks"]}
     total = sum(c["count"] for c in manifest["chunks"])
-    done_before = total - sum(c["count"] for c in pending)
+    done_before = sum(c["count"] for c in manifest["chunks"] if c["status"] == "done")
     errors = 0
     start = time.perf_counter()
     with _progress_bar(total, done_before, progress) as bar:
-        for chunk, parts, rows, errs in _results(tasks, jobs, backend, scheduler):
+        for chunk, parts, rows, errs in results:
             ds.write_parts(out, chunk, parts)
             by_id[chunk].update(status="done", rows=rows, errors=errs)
             errors += errs
@@ -396,20 +555,20 @@ def run(units: list[Unit], out: str | Path, seed: int, *, jobs: int = 1, backend
             bar.update(by_id[chunk]["count"])
     manifest["complete"] = True
     ds.write_manifest(out, manifest)
+    ds.remove_staging(out)
     if errors:
         warn(f"nesim: warning: {errors} games ended with a kernel error flag (a strategy chose an illegal option)")
     return RunSummary(total - done_before, time.perf_counter() - start, errors, out)
 
 
-def _results(tasks, jobs: int, backend: str, scheduler: str | None):
-    if backend == "loky" and jobs == 1:
+def _results(tasks, n_jobs: int, backend: str):
+    if backend == "loky" and n_jobs == 1:
         yield from map(run_chunk, tasks)
         return
     from joblib import Parallel, delayed
 
-    with backend_context(backend, jobs, scheduler) as n_jobs:
-        parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered", pre_dispatch="2*n_jobs")
-        yield from parallel(delayed(run_chunk)(t) for t in tasks)
+    parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered", pre_dispatch="2*n_jobs")
+    yield from parallel(delayed(run_chunk)(t) for t in tasks)
 
 
 @contextlib.contextmanager
@@ -430,6 +589,16 @@ def find_game(manifest: dict, game_id: int) -> tuple[Unit, int]:
         if unit.id_base <= game_id < unit.id_base + unit.games:
             return unit, game_id - unit.id_base
     raise NesimError(f"game {game_id} is not in this dataset")
+
+
+def find_chunk(manifest: dict, game_id: int) -> dict:
+    """The manifest's entry of the chunk that holds game ``game_id``."""
+    unit, i = find_game(manifest, game_id)
+    u = units_from_manifest(manifest).index(unit)
+    for c in manifest["chunks"]:
+        if c["unit"] == u and c["first"] <= i < c["first"] + c["count"]:
+            return c
+    raise NesimError(f"game {game_id} is in no chunk of this dataset's manifest")
 
 
 def regenerate(manifest: dict, game_id: int):

@@ -180,7 +180,8 @@ def test_force_overwrites_a_dataset_and_resume_refuses_another_configuration(bas
     shutil.copytree(base, out)
     before = (out / "manifest.json").read_text()
     r = simulate(out, "--resume", games=601, players=3)
-    assert r.exit_code == 2 and "different configuration" in r.output and "units" in r.output
+    assert r.exit_code == 2 and "different configuration" in r.output
+    assert "games of variant baseline, mecenat, 3 players: 601 here, 600 in the dataset" in r.output
     assert (out / "manifest.json").read_text() == before
     r = simulate(out, "--force", games=30)
     assert r.exit_code == 0, r.output

@@ -177,6 +177,29 @@ def _variant_meta(manifests: list[dict]):
     return cards, penalty
 
 
+def _chunks(manifest: dict) -> list[dict]:
+    chunks = manifest.get("chunks")
+    return [c for c in chunks if isinstance(c, dict)] if isinstance(chunks, list) else []
+
+
+def _done(chunks: list[dict]) -> list[dict]:
+    return [c for c in chunks if c.get("status", "done") == "done"]
+
+
+def incomplete_datasets(dirs: Sequence[str], manifests: list[dict]) -> list[str]:
+    """One sentence per dataset whose run was not finished: its numbers cover only part of it."""
+    out = []
+    for d, m in zip(dirs, manifests):
+        chunks = _chunks(m)
+        done = _done(chunks)
+        if len(done) < len(chunks):
+            games = lambda cs: sum(int(c.get("count", 0)) for c in cs)
+            out.append(f"dataset {d} is incomplete: {len(done)} of {len(chunks)} chunks ({games(done):,} of "
+                       f"{games(chunks):,} games) were written, so its numbers cover only those games; "
+                       f"finish the run with --resume --out {d}")
+    return out
+
+
 def _overview(dirs: Sequence[str], manifests: list[dict], games: pd.DataFrame, length: pd.DataFrame,
               ties: pd.DataFrame, baseline: str) -> Section:
     sec = Section("overview", "Overview",
@@ -184,8 +207,8 @@ def _overview(dirs: Sequence[str], manifests: list[dict], games: pd.DataFrame, l
                   f"Comparisons use the variant <code>{html.escape(baseline)}</code> as the baseline.")
     rows = []
     for d, m in zip(dirs, manifests):
-        chunks = m.get("chunks") if isinstance(m.get("chunks"), list) else []
-        done = sum(1 for c in chunks if isinstance(c, dict) and c.get("status", "done") == "done")
+        chunks = _chunks(m)
+        done = len(_done(chunks))
         variants = [v.get("name", "?") if isinstance(v, dict) else str(v) for v in m.get("variants") or []]
         cmd = m.get("command")
         rows.append({"dataset": str(d), "command": " ".join(map(str, cmd)) if isinstance(cmd, list) else str(cmd or ""),
@@ -214,18 +237,25 @@ def _overview(dirs: Sequence[str], manifests: list[dict], games: pd.DataFrame, l
 
 
 def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.PathLike,
-                 progress: Callable[[str], None] | None = None) -> None:
+                 progress: Callable[[str], None] | None = None,
+                 warn: Callable[[str], None] | None = None) -> None:
     """Writes one self-contained HTML report about the datasets in ``dataset_dirs`` to ``out_file``.
 
     Raises NesimError (one line naming the path) when a dataset is missing or unreadable or the
-    output cannot be written. ``progress(message)`` is called as each section starts."""
+    output cannot be written, the latter before any work. ``progress(message)`` is called as each
+    section starts; ``warn(message)`` for each dataset that is incomplete, which the report also
+    says at its top."""
     say = progress or (lambda message: None)
     dirs = [str(d) for d in dataset_dirs]
     if not dirs:
         raise NesimError("report: no dataset directory given")
     out_path = Path(out_file)
+    check_writable(out_path)
     say("reading datasets")
     manifests = [S.read_manifest(d) for d in dirs]
+    warnings = incomplete_datasets(dirs, manifests)
+    for w in warnings:
+        (warn or (lambda message: None))(w)
     games = S.read_table(dirs, "games", GAME_COLUMNS)
     if not len(games):
         raise NesimError(f"{dirs[0] if len(dirs) == 1 else ', '.join(dirs)}: dataset holds no finished games")
@@ -488,10 +518,10 @@ def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.P
         sections.append(sec)
 
     say("writing " + str(out_path))
-    _write(out_path, _render(sections, dirs))
+    _write(out_path, _render(sections, dirs, warnings))
 
 
-def _render(sections: list[Section], dirs: list[str]) -> str:
+def _render(sections: list[Section], dirs: list[str], warnings: list[str]) -> str:
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.PackageLoader("nesim.report", "templates"),
@@ -500,17 +530,36 @@ def _render(sections: list[Section], dirs: list[str]) -> str:
     tpl = env.get_template("report.html.j2")
     from nesim import __version__ as version
     n_fig = sum(len(s.figures) for s in sections)
-    return tpl.render(sections=sections, datasets=dirs, n_figures=n_fig, version=version,
+    return tpl.render(sections=sections, datasets=dirs, warnings=warnings, n_figures=n_fig, version=version,
                       generated=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"), Markup=jinja2.utils.markupsafe.Markup)
+
+
+def _temporary_beside(out_path: Path, folder: Path) -> tuple[int, str]:
+    """A new hidden temporary file in ``folder`` named after the report (fd, path)."""
+    try:
+        return tempfile.mkstemp(prefix="." + out_path.name + ".", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise NesimError(f"--out {out_path}: cannot write ({exc.strerror or exc})") from None
+
+
+def check_writable(out_path: Path) -> None:
+    """Refuses an output the report could not be written to, before any work: by creating (and
+    removing) a temporary file where the report will be written."""
+    if out_path.is_dir():
+        raise NesimError(f"--out {out_path}: is a directory")
+    folder = next((p for p in (out_path.parent, *out_path.parent.parents) if p.exists()), Path("."))
+    fd, tmp = _temporary_beside(out_path, folder)
+    os.close(fd)
+    os.unlink(tmp)
 
 
 def _write(out_path: Path, text: str) -> None:
     folder = out_path.parent if str(out_path.parent) else Path(".")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix="." + out_path.name + ".", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise NesimError(f"--out {out_path}: cannot write ({exc.strerror or exc})") from None
+    fd, tmp = _temporary_beside(out_path, folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
