@@ -140,6 +140,38 @@ def test_card_stats_finds_planted_card():
     assert 1 <= top["mean_round"] <= 9
 
 
+def test_card_values_separate_the_card_from_its_builder():
+    """A strong player builds Farm in 80% of its games and wins because it is strong (Farm is worth
+    nothing); Factory is worth +0.7 log-odds to whoever builds it. Pooled over strategies, Farm
+    looks like the best card; within strategy and in mirror games it is worth nothing."""
+    rng = np.random.default_rng(11)
+    effects = dict(strength={"strong": 2.0}, card_effects={"factory": 0.7},
+                   build_bias={"strong": {"farm": 0.8}, "weak": {"farm": 0.1}})
+    mixed = simulate_tables("progress", 2, "baseline", ["strong", "weak"], 6000, rng, **effects)
+    mirror = simulate_tables("progress", 2, "mirror-strong", ["strong"], 4000, rng, id_base=6000,
+                             **effects)
+    players = pd.concat([mixed["players"], mirror["players"]], ignore_index=True)
+    builds = pd.concat([mixed["builds"], mirror["builds"]], ignore_index=True)
+    assert S.mirror_games(players).sum() == 2 * 4000  # every player-game of the mirror variant
+    same_cards = lambda game, variant: "published cards"
+    cs = S.card_stats(players, builds, card_sets=same_cards)
+    base = cs[cs["variant"] == "baseline"].set_index("card")
+    farm, factory = base.loc["farm"], base.loc["factory"]
+    assert farm["pooled"] > 1.0 and farm["pooled_lo"] > 0  # the builder's strength, not the card's
+    assert abs(farm["coef"]) < 0.25 and farm["coef_lo"] < 0 < farm["coef_hi"]
+    assert abs(farm["mirror"]) < 0.25 and farm["mirror_lo"] < 0 < farm["mirror_hi"]
+    for value in ("coef", "mirror"):
+        assert 0.4 < factory[value] < 1.1 and factory[value + "_lo"] > 0
+    assert base["mirror_games"].iloc[0] == 4000 and base["mirror_strategies"].iloc[0] == "strong"
+    # the mirror variant's own table: one strategy, so within strategy is the pooled fit
+    own = cs[cs["variant"] == "mirror-strong"].dropna(subset=["coef"])
+    np.testing.assert_allclose(own["coef"], own["pooled"])
+    # without card sets, mirror games count only within their own variant
+    alone = S.card_stats(players, builds).set_index(["variant", "card"])
+    assert np.isnan(alone.loc[("baseline", "farm"), "mirror"])
+    assert alone.loc[("baseline", "farm"), "mirror_games"] == 0
+
+
 def test_card_stats_hand_built():
     players = pd.DataFrame({"game_id": [1, 1, 2, 2], "variant": "v", "game": "progress", "n_players": 2,
                             "seat": [0, 1, 0, 1], "win": [True, False, False, True],
