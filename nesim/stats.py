@@ -883,7 +883,10 @@ def read_pacing(paths: Sequence[str | Path], metrics: Sequence[str] = PACING_MET
 
 def score_components(players: pd.DataFrame, penalty: Callable[[str, str], float] | float = 3,
                      by_strategy: bool = True) -> pd.DataFrame:
-    """Mean of each score component (with SE) and its share of the mean total score.
+    """Mean of each score component in points, with SE and 95% interval, per group and strategy
+    (and over all strategies, ``strategy`` = "(all)"). Not as a share of the mean score: that
+    share blows up wherever the mean score is near 0, and components of both signs make it
+    meaningless.
 
     Components: building_points, bonus_points, money, vp_points, unpaid_penalty (negative:
     -penalty x unpaid wage cards) and ``other`` (whatever the score holds beyond them; normally 0).
@@ -895,7 +898,7 @@ def score_components(players: pd.DataFrame, penalty: Callable[[str, str], float]
         per = np.array([pen[gv] for gv in zip(p["game"].astype(str), p["variant"].astype(str))])
     else:
         per = float(penalty)
-    p["unpaid_penalty"] = -per * p["unpaid_wages"].astype(float)
+    p["unpaid_penalty"] = -per * p["unpaid_wages"].astype(float) + 0.0  # + 0.0: no -0.0 for none
     comps = list(SCORE_COMPONENTS)
     p["other"] = p["score"].astype(float) - p[comps].astype(float).sum(axis=1)
     comps.append("other")
@@ -905,11 +908,7 @@ def score_components(players: pd.DataFrame, penalty: Callable[[str, str], float]
         long = p.melt(id_vars=keys, value_vars=comps, var_name="component")
         a = long.groupby(keys + ["component"], observed=True, sort=False)["value"].agg(
             n="size", mean="mean", sd="std").reset_index()
-        tot = p.groupby(keys, observed=True)["score"].mean().rename("total").reset_index()
-        a = a.merge(tot, on=keys)
         a["se"] = a["sd"].fillna(0) / np.sqrt(a["n"])
-        with np.errstate(invalid="ignore", divide="ignore"):
-            a["share"] = a["mean"] / a["total"]
         if "strategy" not in keys:
             a.insert(len(GROUP), "strategy", "(all)")
         a["strategy"] = a["strategy"].astype(str)
@@ -920,7 +919,7 @@ def score_components(players: pd.DataFrame, penalty: Callable[[str, str], float]
     out["component"] = out["component"].astype(str)
     out["lo"] = out["mean"] - Z95 * out["se"]
     out["hi"] = out["mean"] + Z95 * out["se"]
-    return out[GROUP + ["strategy", "component", "n", "mean", "se", "lo", "hi", "share"]]
+    return out[GROUP + ["strategy", "component", "n", "mean", "se", "lo", "hi"]]
 
 
 # ============================================================================ solo

@@ -173,7 +173,8 @@ def write_dataset(path: str | Path, games: Sequence[str] = ("progress",),
                            folder / f"part-{c:05d}.parquet")
     manifest = {
         "format": 1, "nesim_version": "test", "command": ["synthetic", "fixture"],
-        "games": list(games), "players": list(n_players), "strategies": sorted(set(strategies).union(*lineups.values())),
+        "games": list(games), "players": list(n_players),
+        "strategies": sorted(set(strategies).union(*lineups.values())),
         "variants": variant_tables, "baseline": baseline, "seed": seed,
         "games_per_variant": n_games, "total_games": int(all_ids.size), "complete": True,
         "chunks": chunks}

@@ -282,19 +282,30 @@ def test_pacing_streamed_equals_whole(tmp_path):
     pd.testing.assert_frame_equal(whole.reset_index(drop=True), streamed.reset_index(drop=True))
 
 
-def test_score_components_shares():
-    players = pd.DataFrame({"game_id": [1, 1], "variant": "v", "game": "progress", "n_players": 2,
-                            "strategy": ["a", "b"], "score": [40, 20], "building_points": [30, 14],
-                            "bonus_points": [5, 0], "money": [5, 9], "vp_points": [0, 0],
-                            "unpaid_wages": [0, 1]})
+def test_score_components_in_points_per_strategy():
+    players = pd.DataFrame({"game_id": [1, 1, 2, 2], "variant": "v", "game": "progress", "n_players": 2,
+                            "strategy": ["a", "b", "b", "a"], "score": [40, 20, 4, -4],
+                            "building_points": [30, 14, 6, 0], "bonus_points": [5, 0, 0, 0],
+                            "money": [5, 9, 1, -1], "vp_points": [0, 0, 0, 0],
+                            "unpaid_wages": [0, 1, 1, 1]})
     c = S.score_components(players, penalty=3)
+    assert "share" not in c.columns  # a share of a mean score near 0 is meaningless
     allrows = c[c["strategy"] == "(all)"].set_index("component")
-    assert allrows.loc["building_points", "share"] == pytest.approx(44 / 60)
-    assert allrows.loc["unpaid_penalty", "mean"] == pytest.approx(-1.5)
+    assert allrows.loc["building_points", "mean"] == pytest.approx(50 / 4)
+    assert allrows.loc["unpaid_penalty", "mean"] == pytest.approx(-9 / 4)
     assert allrows.loc["other", "mean"] == pytest.approx(0.0)
-    assert allrows["share"].sum() == pytest.approx(1.0)
     b = c[c["strategy"] == "b"].set_index("component")
-    assert b.loc["money", "share"] == pytest.approx(9 / 20)
+    assert b.loc["money", "mean"] == pytest.approx(5.0)  # 9 and 1 points
+    # interval: mean +- 1.96 sd / sqrt(n), sd of (9, 1) = sqrt(32)
+    width = b.loc["money", "hi"] - b.loc["money", "lo"]
+    assert width == pytest.approx(2 * 1.959964 * math.sqrt(32 / 2), rel=1e-5)
+    a_ = c[c["strategy"] == "a"].set_index("component")
+    none = a_.loc["unpaid_penalty"]
+    assert none["mean"] == pytest.approx(-1.5)
+    # a strategy that never left a wage unpaid has a penalty of 0, not -0
+    nobody = S.score_components(players.assign(unpaid_wages=0), penalty=3)
+    penalty = nobody.loc[nobody["component"] == "unpaid_penalty", ["mean", "lo", "hi"]].to_numpy()
+    assert not np.signbit(penalty).any()
 
 
 def test_solo_clear_rate():
