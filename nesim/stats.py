@@ -892,10 +892,10 @@ def score_components(players: pd.DataFrame, penalty: Callable[[str, str], float]
     -penalty x unpaid wage cards) and ``other`` (whatever the score holds beyond them; normally 0).
     ``penalty`` is the points per unpaid wage card, or a function (game, variant) -> it."""
     p = players.copy()
-    if callable(penalty):
-        pen = {gv: penalty(*gv) for gv in
-               set(zip(p["game"].astype(str), p["variant"].astype(str)))}
-        per = np.array([pen[gv] for gv in zip(p["game"].astype(str), p["variant"].astype(str))])
+    if callable(penalty):  # one call per (game, variant), spread over its rows
+        per = np.empty(len(p))
+        for (game, variant), rows in p.groupby(["game", "variant"], observed=True).indices.items():
+            per[rows] = penalty(str(game), str(variant))
     else:
         per = float(penalty)
     p["unpaid_penalty"] = -per * p["unpaid_wages"].astype(float) + 0.0  # + 0.0: no -0.0 for none

@@ -302,6 +302,11 @@ def test_score_components_in_points_per_strategy():
     a_ = c[c["strategy"] == "a"].set_index("component")
     none = a_.loc["unpaid_penalty"]
     assert none["mean"] == pytest.approx(-1.5)
+    # a penalty per (game, variant): each variant's unpaid wage cards at its own price
+    two = pd.concat([players, players.assign(variant="w", game_id=players["game_id"] + 2)])
+    by_variant = S.score_components(two, penalty=lambda game, variant: {"v": 3, "w": 5}[variant])
+    pen = by_variant[(by_variant["strategy"] == "(all)") & (by_variant["component"] == "unpaid_penalty")]
+    assert dict(zip(pen["variant"], pen["mean"])) == {"v": pytest.approx(-9 / 4), "w": pytest.approx(-15 / 4)}
     # a strategy that never left a wage unpaid has a penalty of 0, not -0
     nobody = S.score_components(players.assign(unpaid_wages=0), penalty=3)
     penalty = nobody.loc[nobody["component"] == "unpaid_penalty", ["mean", "lo", "hi"]].to_numpy()
