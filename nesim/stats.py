@@ -607,15 +607,12 @@ def _dummies(values: np.ndarray) -> list[np.ndarray]:
     return [np.asarray(values == v, dtype=np.uint8) for v in levels[1:]]
 
 
-def _card_values(rows: _CardRows, select: np.ndarray | None, by_strategy: bool,
-                 ridge: float) -> tuple[np.ndarray, np.ndarray, float]:
+def _card_values(rows: _CardRows, by_strategy: bool, ridge: float) -> tuple[np.ndarray, np.ndarray, float]:
     """Log-odds of winning per built card from a logistic regression on every card's indicator
     plus seat dummies and, ``by_strategy``, strategy dummies (so a card is compared within the
     strategy that built it). Returns (coef, se, mean weight); NaN for a card that was built in
-    every or no selected player-game, or when nobody (or everybody) won."""
+    every or no player-game, or when nobody (or everybody) won."""
     X, y, seat, strat = rows.X, rows.y, rows.seat, rows.strategy
-    if select is not None:
-        X, y, seat, strat = X[select], y[select], seat[select], strat[select]
     nrow, ncard = X.shape
     coef = np.full(ncard, np.nan)
     se = np.full(ncard, np.nan)
@@ -688,14 +685,16 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
         groups.append((key, table, names, _card_rows(sub, b, names)))
 
     def mirror_pool(key, names):
-        """Mirror rows of every group with this game, player count and card set, in ``names``' columns."""
-        parts = []
+        """Mirror rows of every group with this game, player count and card set, in ``names``'
+        columns, and whether they all come from the group ``key`` itself."""
+        parts, own = [], True
         for k2, _, names2, rows2 in groups:
             if (k2["game"], k2["n_players"]) != (key["game"], key["n_players"]) or \
                     card_set(k2["game"], k2["variant"]) != card_set(key["game"], key["variant"]) or \
                     not rows2.mirror.any():
                 continue
             m = rows2.mirror
+            own &= k2 is key
             pos = {c: i for i, c in enumerate(names2)}
             X = np.zeros((int(m.sum()), len(names)), dtype=np.uint8)
             for j, c in enumerate(names):
@@ -703,7 +702,7 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
                     X[:, j] = rows2.X[m, pos[c]]
             parts.append(_CardRows(X, rows2.y[m], rows2.seat[m], rows2.strategy[m], m[m],
                                    np.zeros(len(names)), np.zeros(len(names))))
-        return _stack_rows(parts) if parts else None
+        return (_stack_rows(parts) if parts else None), own
 
     rows = []
     for key, table, names, cr in groups:
@@ -712,14 +711,17 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
         built = cr.X.sum(axis=0, dtype=np.int64)
         k_b = cr.X[y].sum(axis=0, dtype=np.int64)
         k_all = int(y.sum())
-        pooled, pooled_se, _ = _card_values(cr, None, False, ridge)
+        pooled, pooled_se, pooled_w = _card_values(cr, False, ridge)
         if len(np.unique(cr.strategy)) > 1:
-            coef, se, mw = _card_values(cr, None, True, ridge)
+            coef, se, mw = _card_values(cr, True, ridge)
         else:  # one strategy: within it is the pooled fit
-            coef, se, mw = _card_values(cr, None, False, ridge)
-        pool = mirror_pool(key, names)
+            coef, se, mw = pooled, pooled_se, pooled_w
+        pool, own = mirror_pool(key, names)
         if pool is not None:
-            mirror, mirror_se, mirror_w = _card_values(pool, None, True, ridge)
+            if own and cr.mirror.all():  # the group's own games, every one a mirror: fitted above
+                mirror, mirror_se, mirror_w = coef, se, mw
+            else:
+                mirror, mirror_se, mirror_w = _card_values(pool, True, ridge)
             mirror_n = len(pool.y) // int(key["n_players"])
             mirror_strats = ", ".join(sorted(set(pool.strategy)))
         else:
