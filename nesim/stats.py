@@ -15,7 +15,10 @@ Conventions
   centred on 1500), so a 100-point gap means the stronger one beats the other 64% of the time.
 - Card marginal values are coefficients (log-odds) of a ridge-stabilised logistic regression of
   winning on built-card indicators and seat dummies, fitted by Newton-Raphson (IRLS) in chunks so that
-  millions of player-games fit in memory.
+  millions of player-games fit in memory. The headline value also holds a term per strategy (the
+  card within the strategy that built it); a second comes from mirror games alone (every seat the
+  same strategy); the pooled fit without strategies, which credits a card with the strength of
+  the players who like it, is kept for comparison.
 """
 
 from __future__ import annotations
@@ -546,17 +549,116 @@ def card_info(game: str, variant_cards: Iterable[dict] | None = None) -> pd.Data
     return df
 
 
+def mirror_games(players: pd.DataFrame) -> np.ndarray:
+    """Per player row: whether its game is a mirror game, every seat played by the same strategy
+    (multiplayer only). Mirror games compare a card with the same player not building it, so
+    their card values are not mixed with who built the card."""
+    if not len(players) or "strategy" not in players.columns:
+        return np.zeros(len(players), dtype=bool)
+    strat = players["strategy"].astype(str)
+    gid = players["game_id"].to_numpy()
+    kinds = strat.groupby(gid, sort=False).transform("nunique").to_numpy()
+    return (kinds == 1) & (players["n_players"].to_numpy() > 1)
+
+
+@dataclass
+class _CardRows:
+    """The player-games of one group as regression inputs: built-card indicators and the rest."""
+    X: np.ndarray          # (player-games, cards) uint8, 1 = built at least once
+    y: np.ndarray          # won (solo: cleared)
+    seat: np.ndarray
+    strategy: np.ndarray   # strategy labels (str)
+    mirror: np.ndarray     # the row's game is a mirror game
+    first_sum: np.ndarray  # per card: sum and sum of squares of the first round built
+    first_sq: np.ndarray
+
+
+def _card_rows(sub: pd.DataFrame, b: pd.DataFrame | None, names: list[str]) -> _CardRows:
+    """Regression inputs of one group's players (``sub``) and first builds (``b``)."""
+    sub = sub.sort_values(["game_id", "seat"], kind="mergesort")
+    nrow, ncard = len(sub), len(names)
+    col_of = {c: i for i, c in enumerate(names)}
+    X = np.zeros((nrow, ncard), dtype=np.uint8)
+    first_sum = np.zeros(ncard)
+    first_sq = np.zeros(ncard)
+    if b is not None and len(b) and nrow:
+        pkey = (sub["game_id"].to_numpy(np.int64) << _SEAT_BITS) | sub["seat"].to_numpy(np.int64)
+        bkey = (b["game_id"].to_numpy(np.int64) << _SEAT_BITS) | b["seat"].to_numpy(np.int64)
+        pos = np.clip(np.searchsorted(pkey, bkey), 0, nrow - 1)
+        ok = pkey[pos] == bkey
+        bc = b["card"].astype("category")
+        # categories may hold other games' cards too (datasets combined): those map to -1
+        lookup = np.array([col_of.get(str(c), -1) for c in bc.cat.categories] + [-1], dtype=np.int64)
+        cidx = lookup[bc.cat.codes.to_numpy()]  # code -1 (missing) picks the trailing -1
+        ok &= cidx >= 0
+        X[pos[ok], cidx[ok]] = 1
+        fr = b["first_round"].to_numpy(float)[ok]
+        first_sum = np.bincount(cidx[ok], weights=fr, minlength=ncard)
+        first_sq = np.bincount(cidx[ok], weights=fr * fr, minlength=ncard)
+    strategy = (sub["strategy"].astype(str).to_numpy() if "strategy" in sub.columns
+                else np.full(nrow, ""))  # unknown players: one strategy as far as we can tell
+    return _CardRows(X, _outcome(sub), sub["seat"].to_numpy(), strategy, mirror_games(sub),
+                     first_sum, first_sq)
+
+
+def _dummies(values: np.ndarray) -> list[np.ndarray]:
+    """0/1 columns for every level of ``values`` but the first (the reference level)."""
+    levels = np.unique(values)
+    return [np.asarray(values == v, dtype=np.uint8) for v in levels[1:]]
+
+
+def _card_values(rows: _CardRows, by_strategy: bool, ridge: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """Log-odds of winning per built card from a logistic regression on every card's indicator
+    plus seat dummies and, ``by_strategy``, strategy dummies (so a card is compared within the
+    strategy that built it). Returns (coef, se, mean weight); NaN for a card that was built in
+    every or no player-game, or when nobody (or everybody) won."""
+    X, y, seat, strat = rows.X, rows.y, rows.seat, rows.strategy
+    nrow, ncard = X.shape
+    coef = np.full(ncard, np.nan)
+    se = np.full(ncard, np.nan)
+    built = X.sum(axis=0, dtype=np.int64)
+    var = (built > 0) & (built < nrow)
+    k = int(y.sum())
+    if not (nrow and 0 < k < nrow and var.any()):
+        return coef, se, np.nan
+    extra = _dummies(seat) + (_dummies(strat) if by_strategy else [])
+    design = np.column_stack([np.ones(nrow, np.uint8), X[:, var]] + extra)
+    res = logistic_regression(design, y, ridge=ridge)
+    coef[var] = res.coef[1:1 + var.sum()]
+    se[var] = res.se[1:1 + var.sum()]
+    return coef, se, res.mean_weight
+
+
+def _stack_rows(parts: list[_CardRows]) -> _CardRows:
+    return _CardRows(*(np.concatenate([getattr(p, f) for p in parts])
+                       for f in ("X", "y", "seat", "strategy", "mirror", "first_sum", "first_sq")))
+
+
 def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
                cards: pd.DataFrame | Callable[[str, str], pd.DataFrame] | None = None,
-               ridge: float = 1.0) -> pd.DataFrame:
+               ridge: float = 1.0, card_sets: Callable[[str, str], object] | None = None) -> pd.DataFrame:
     """Per card and group: build rate, mean first round built, win rate built vs not built,
-    marginal value (logistic regression on all built-card indicators + seat dummies), points per
-    construction cost. ``builds`` may be raw or already reduced by :func:`first_builds`.
+    points per construction cost, and three marginal values (log-odds of winning when built,
+    from logistic regressions on all built-card indicators and seat dummies):
 
-    ``cards``: a table (game, variant, card, name, cost, asset_value), or a function
-    (game, variant) -> card_info table; default: the published card tables."""
+    - ``coef`` (with ``coef_se/lo/hi/p`` and ``marginal_pp``): within strategy. The regression
+      also holds a term per strategy, so a card is compared with the same strategy not building
+      it; a strong player who builds a card a lot does not make the card look strong.
+    - ``mirror`` (``mirror_se/lo/hi``, ``mirror_pp``): from mirror games only (every seat the same
+      strategy), the cleanest answer to "is this card worth building?". ``card_sets(game,
+      variant)`` names each variant's card set and rules: mirror games of every variant of the
+      same game and player count with the same card set count (e.g. a variant that only plays
+      the baseline's cards with one strategy in every seat). ``mirror_games`` and
+      ``mirror_strategies`` say what the estimate rests on; NaN without mirror games.
+    - ``pooled`` (``pooled_se/lo/hi``): cards and seat only, as if who built the card did not
+      matter; it mixes the card's value with its builder's strength (shown for comparison).
+
+    ``builds`` may be raw or already reduced by :func:`first_builds`. ``cards``: a table (game,
+    variant, card, name, cost, asset_value), or a function (game, variant) -> card_info table;
+    default: the published card tables."""
     if "first_round" not in builds.columns:
         builds = first_builds(builds)
+    card_set = card_sets or (lambda game, variant: variant)
     cache: dict = {}
 
     def info(game, variant):
@@ -573,56 +675,61 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
         return cache[(game, variant)]
 
     bgroups = {tuple(k.values()): s for k, s in _groups(builds)}
-    rows = []
+    groups = []
     for key, sub in _groups(players):
-        n = key["n_players"]
-        sub = sub.sort_values(["game_id", "seat"], kind="mergesort")
-        y = _outcome(sub)
-        pkey = (sub["game_id"].to_numpy(np.int64) << _SEAT_BITS) | sub["seat"].to_numpy(np.int64)
         b = bgroups.get(tuple(key.values()))
         table = info(key["game"], key["variant"])
         names = list(table["card"]) if len(table) else []
         if b is not None and len(b):
-            extra = sorted(set(map(str, pd.unique(b["card"]))) - set(names))
-            names += extra
-        col_of = {c: i for i, c in enumerate(names)}
-        nrow, ncard = len(sub), len(names)
-        X = np.zeros((nrow, ncard), dtype=np.uint8)
-        first_sum = np.zeros(ncard)
-        first_sq = np.zeros(ncard)
-        if b is not None and len(b):
-            bkey = (b["game_id"].to_numpy(np.int64) << _SEAT_BITS) | b["seat"].to_numpy(np.int64)
-            pos = np.searchsorted(pkey, bkey)
-            pos = np.clip(pos, 0, max(nrow - 1, 0))
-            ok = pkey[pos] == bkey if nrow else np.zeros(len(bkey), bool)
-            bc = b["card"].astype("category")
-            # categories may hold other games' cards too (datasets combined): those map to -1
-            lookup = np.array([col_of.get(str(c), -1) for c in bc.cat.categories] + [-1], dtype=np.int64)
-            cidx = lookup[bc.cat.codes.to_numpy()]  # code -1 (missing) picks the trailing -1
-            ok &= cidx >= 0
-            X[pos[ok], cidx[ok]] = 1
-            fr = b["first_round"].to_numpy(float)[ok]
-            first_sum = np.bincount(cidx[ok], weights=fr, minlength=ncard)
-            first_sq = np.bincount(cidx[ok], weights=fr * fr, minlength=ncard)
-        built = X.sum(axis=0, dtype=np.int64)
-        k_b = X[y].sum(axis=0, dtype=np.int64)
+            names += sorted(set(map(str, pd.unique(b["card"]))) - set(names))
+        groups.append((key, table, names, _card_rows(sub, b, names)))
+
+    def mirror_pool(key, names):
+        """Mirror rows of every group with this game, player count and card set, in ``names``'
+        columns, and whether they all come from the group ``key`` itself."""
+        parts, own = [], True
+        for k2, _, names2, rows2 in groups:
+            if (k2["game"], k2["n_players"]) != (key["game"], key["n_players"]) or \
+                    card_set(k2["game"], k2["variant"]) != card_set(key["game"], key["variant"]) or \
+                    not rows2.mirror.any():
+                continue
+            m = rows2.mirror
+            own &= k2 is key
+            pos = {c: i for i, c in enumerate(names2)}
+            X = np.zeros((int(m.sum()), len(names)), dtype=np.uint8)
+            for j, c in enumerate(names):
+                if c in pos:
+                    X[:, j] = rows2.X[m, pos[c]]
+            parts.append(_CardRows(X, rows2.y[m], rows2.seat[m], rows2.strategy[m], m[m],
+                                   np.zeros(len(names)), np.zeros(len(names))))
+        return (_stack_rows(parts) if parts else None), own
+
+    rows = []
+    for key, table, names, cr in groups:
+        nrow, ncard = cr.X.shape
+        y = cr.y
+        built = cr.X.sum(axis=0, dtype=np.int64)
+        k_b = cr.X[y].sum(axis=0, dtype=np.int64)
         k_all = int(y.sum())
-        # regression: intercept, varying card columns, seat dummies
-        var = (built > 0) & (built < nrow)
-        seats = sub["seat"].to_numpy()
-        seat_cols = [np.asarray(seats == s, dtype=np.uint8) for s in range(1, n)] if n > 1 else []
-        design = np.column_stack([np.ones(nrow, np.uint8), X[:, var]] + seat_cols) if nrow else None
-        coef = np.full(ncard, np.nan)
-        se = np.full(ncard, np.nan)
-        mw = np.nan
-        if nrow and 0 < k_all < nrow and var.any():
-            res = logistic_regression(design, y, ridge=ridge)
-            coef[var] = res.coef[1:1 + var.sum()]
-            se[var] = res.se[1:1 + var.sum()]
-            mw = res.mean_weight
+        pooled, pooled_se, pooled_w = _card_values(cr, False, ridge)
+        if len(np.unique(cr.strategy)) > 1:
+            coef, se, mw = _card_values(cr, True, ridge)
+        else:  # one strategy: within it is the pooled fit
+            coef, se, mw = pooled, pooled_se, pooled_w
+        pool, own = mirror_pool(key, names)
+        if pool is not None:
+            if own and cr.mirror.all():  # the group's own games, every one a mirror: fitted above
+                mirror, mirror_se, mirror_w = coef, se, mw
+            else:
+                mirror, mirror_se, mirror_w = _card_values(pool, True, ridge)
+            mirror_n = len(pool.y) // int(key["n_players"])
+            mirror_strats = ", ".join(sorted(set(pool.strategy)))
+        else:
+            mirror = mirror_se = np.full(ncard, np.nan)
+            mirror_w, mirror_n, mirror_strats = np.nan, 0, ""
         with np.errstate(invalid="ignore", divide="ignore"):
-            mean_round = first_sum / built
-            round_sd = np.sqrt(np.maximum(first_sq / built - mean_round ** 2, 0) * built / (built - 1))
+            mean_round = cr.first_sum / built
+            round_sd = np.sqrt(np.maximum(cr.first_sq / built - mean_round ** 2, 0) * built / (built - 1))
         br = rate_frame(built, np.full(ncard, nrow))
         wb_lo, wb_hi = wilson_interval(k_b, built)
         wn_lo, wn_hi = wilson_interval(k_all - k_b, nrow - built)
@@ -644,12 +751,17 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
                 "coef": coef, "coef_se": se, "coef_lo": coef - Z95 * se, "coef_hi": coef + Z95 * se,
                 "coef_p": 2 * sps.norm.sf(np.abs(coef / se)),
                 "marginal_pp": coef * mw,
+                "mirror": mirror, "mirror_se": mirror_se, "mirror_lo": mirror - Z95 * mirror_se,
+                "mirror_hi": mirror + Z95 * mirror_se, "mirror_pp": mirror * mirror_w,
+                "mirror_games": mirror_n, "mirror_strategies": mirror_strats,
+                "pooled": pooled, "pooled_se": pooled_se, "pooled_lo": pooled - Z95 * pooled_se,
+                "pooled_hi": pooled + Z95 * pooled_se,
             })
         for c in reversed(GROUP):
             r.insert(0, c, key[c])
         rows.append(r)
     if not rows:
-        return pd.DataFrame(columns=GROUP + ["card", "coef"])
+        return pd.DataFrame(columns=GROUP + ["card", "coef", "mirror", "pooled"])
     out = pd.concat(rows, ignore_index=True)
     return out.sort_values(GROUP + ["coef"], ascending=[True] * 3 + [False], na_position="last",
                            ignore_index=True)
@@ -773,19 +885,22 @@ def read_pacing(paths: Sequence[str | Path], metrics: Sequence[str] = PACING_MET
 
 def score_components(players: pd.DataFrame, penalty: Callable[[str, str], float] | float = 3,
                      by_strategy: bool = True) -> pd.DataFrame:
-    """Mean of each score component (with SE) and its share of the mean total score.
+    """Mean of each score component in points, with SE and 95% interval, per group and strategy
+    (and over all strategies, ``strategy`` = "(all)"). Not as a share of the mean score: that
+    share blows up wherever the mean score is near 0, and components of both signs make it
+    meaningless.
 
     Components: building_points, bonus_points, money, vp_points, unpaid_penalty (negative:
     -penalty x unpaid wage cards) and ``other`` (whatever the score holds beyond them; normally 0).
     ``penalty`` is the points per unpaid wage card, or a function (game, variant) -> it."""
     p = players.copy()
-    if callable(penalty):
-        pen = {gv: penalty(*gv) for gv in
-               set(zip(p["game"].astype(str), p["variant"].astype(str)))}
-        per = np.array([pen[gv] for gv in zip(p["game"].astype(str), p["variant"].astype(str))])
+    if callable(penalty):  # one call per (game, variant), spread over its rows
+        per = np.empty(len(p))
+        for (game, variant), rows in p.groupby(["game", "variant"], observed=True).indices.items():
+            per[rows] = penalty(str(game), str(variant))
     else:
         per = float(penalty)
-    p["unpaid_penalty"] = -per * p["unpaid_wages"].astype(float)
+    p["unpaid_penalty"] = -per * p["unpaid_wages"].astype(float) + 0.0  # + 0.0: no -0.0 for none
     comps = list(SCORE_COMPONENTS)
     p["other"] = p["score"].astype(float) - p[comps].astype(float).sum(axis=1)
     comps.append("other")
@@ -795,11 +910,7 @@ def score_components(players: pd.DataFrame, penalty: Callable[[str, str], float]
         long = p.melt(id_vars=keys, value_vars=comps, var_name="component")
         a = long.groupby(keys + ["component"], observed=True, sort=False)["value"].agg(
             n="size", mean="mean", sd="std").reset_index()
-        tot = p.groupby(keys, observed=True)["score"].mean().rename("total").reset_index()
-        a = a.merge(tot, on=keys)
         a["se"] = a["sd"].fillna(0) / np.sqrt(a["n"])
-        with np.errstate(invalid="ignore", divide="ignore"):
-            a["share"] = a["mean"] / a["total"]
         if "strategy" not in keys:
             a.insert(len(GROUP), "strategy", "(all)")
         a["strategy"] = a["strategy"].astype(str)
@@ -810,7 +921,7 @@ def score_components(players: pd.DataFrame, penalty: Callable[[str, str], float]
     out["component"] = out["component"].astype(str)
     out["lo"] = out["mean"] - Z95 * out["se"]
     out["hi"] = out["mean"] + Z95 * out["se"]
-    return out[GROUP + ["strategy", "component", "n", "mean", "se", "lo", "hi", "share"]]
+    return out[GROUP + ["strategy", "component", "n", "mean", "se", "lo", "hi"]]
 
 
 # ============================================================================ solo

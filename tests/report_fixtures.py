@@ -7,7 +7,12 @@ planted effects that the tests know independently of the statistics code:
   utilities, i.e. a softmax / Plackett-Luce model, so pairwise it is exactly Bradley-Terry);
 - ``variant_strength``: extra strength per variant and strategy (a planted sweep difference);
 - ``card_effects``: log-odds added to a player's utility for each named card it built;
-- ``seat_effects``: log-odds added per seat (a planted start-player advantage).
+- ``seat_effects``: log-odds added per seat (a planted start-player advantage);
+- ``build_bias``: per strategy, the probability that a player of it builds a named card (so that
+  a card can go with a strong player without being worth anything itself).
+
+``write_dataset(..., lineups={variant: strategies})`` gives a variant its own line-up; a line-up of
+one strategy makes every game of that variant a mirror game.
 """
 
 from __future__ import annotations
@@ -39,7 +44,8 @@ def simulate_tables(game: str, n_players: int, variant: str, strategies: Sequenc
                     variant_strength: Mapping[str, Mapping[str, float]] | None = None,
                     card_effects: Mapping[str, float] | None = None,
                     seat_effects: Sequence[float] | None = None,
-                    build_p: float = 0.3) -> dict[str, pd.DataFrame]:
+                    build_p: float = 0.3,
+                    build_bias: Mapping[str, Mapping[str, float]] | None = None) -> dict[str, pd.DataFrame]:
     """The four tables of n_games synthetic games of one (game, n_players, variant)."""
     cards = load_game(game).buildings
     keys = np.array([b.key for b in cards])
@@ -57,6 +63,10 @@ def simulate_tables(game: str, n_players: int, variant: str, strategies: Sequenc
     # cards: each built independently per player-game, with card-specific probability
     # fixed per card (not drawn), so that variants differ only where an effect is planted
     pc = np.clip(build_p + 0.2 * (((np.arange(nc) * 7) % 11) / 10 - 0.5), 0.05, 0.9)
+    pc = np.broadcast_to(pc, (g, n, nc)).copy()
+    for s, per_card in (build_bias or {}).items():
+        for card, prob in per_card.items():
+            pc[labels == s, int(np.nonzero(keys == card)[0][0])] = prob
     built = rng.random((g, n, nc)) < pc
     eff = np.array([(card_effects or {}).get(k, 0.0) for k in keys])
     util += built.astype(float) @ eff
@@ -123,9 +133,12 @@ def simulate_tables(game: str, n_players: int, variant: str, strategies: Sequenc
 def write_dataset(path: str | Path, games: Sequence[str] = ("progress",),
                   n_players: Sequence[int] = (2,), variants: Sequence[str] = ("baseline",),
                   strategies: Sequence[str] = ("greedy", "random"), n_games: int = 200,
-                  seed: int = 0, parts: int = 2, baseline: str = "baseline", **effects) -> Path:
+                  seed: int = 0, parts: int = 2, baseline: str = "baseline",
+                  lineups: Mapping[str, Sequence[str]] | None = None, **effects) -> Path:
     """Writes a synthetic dataset directory and returns its path. ``effects`` go to
-    :func:`simulate_tables` (strength, variant_strength, card_effects, seat_effects, build_p)."""
+    :func:`simulate_tables` (strength, variant_strength, card_effects, seat_effects, build_p,
+    build_bias); ``lineups`` maps a variant to its own strategies (default ``strategies``)."""
+    lineups = dict(lineups or {})
     out = Path(path)
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
@@ -141,7 +154,8 @@ def write_dataset(path: str | Path, games: Sequence[str] = ("progress",),
                            "copies": b.copies} for b in data.buildings],
                 "rules": {"unpaid_wage_penalty": PENALTY, "wages": list(WAGES)}})
             for n in n_players:
-                t = simulate_tables(game, n, v, strategies, n_games, rng, id_base=id_base, **effects)
+                t = simulate_tables(game, n, v, lineups.get(v, strategies), n_games, rng, id_base=id_base,
+                                    **effects)
                 id_base += n_games
                 for name, df in t.items():
                     tables[name].append(df)
@@ -159,7 +173,8 @@ def write_dataset(path: str | Path, games: Sequence[str] = ("progress",),
                            folder / f"part-{c:05d}.parquet")
     manifest = {
         "format": 1, "nesim_version": "test", "command": ["synthetic", "fixture"],
-        "games": list(games), "players": list(n_players), "strategies": sorted(strategies),
+        "games": list(games), "players": list(n_players),
+        "strategies": sorted(set(strategies).union(*lineups.values())),
         "variants": variant_tables, "baseline": baseline, "seed": seed,
         "games_per_variant": n_games, "total_games": int(all_ids.size), "complete": True,
         "chunks": chunks}

@@ -4,15 +4,20 @@ differences, errors, and (when chromium is installed) that a real browser render
 from __future__ import annotations
 
 import base64
+import html
+import json
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from nesim.errors import NesimError
 from nesim.report import build_report
+from nesim.report.build import make_table
 from report_fixtures import write_dataset
 
 REPO = Path(__file__).resolve().parents[1]
@@ -49,6 +54,18 @@ def attr(tag, name):
 
 def figure_ids(text):
     return set(re.findall(r'<figure id="([^"]+)"', text))
+
+
+def table_headers(text, table_id):
+    m = re.search(rf'<table id="{re.escape(table_id)}".*?</thead>', text, re.S)
+    assert m, f"table {table_id} missing"
+    return [html.unescape(h) for h in re.findall(r"<th\b[^>]*>(.*?)</th>", m.group(0), re.S)]
+
+
+def column(text, table_id, header):
+    """The cells of the column named ``header`` (the first of that name)."""
+    i = table_headers(text, table_id).index(header)
+    return [cells[i] for _, cells in table_rows(text, table_id)]
 
 
 def table_rows(text, table_id):
@@ -149,9 +166,210 @@ def test_single_variant_report(small_report):
 
 def test_cards_table_ordered_by_marginal_value(small_report):
     _, text = small_report
-    rows = table_rows(text, "tab-cards-mecenat-3-baseline")
-    values = [float(c[13]) for _, c in rows if c[13] not in ("–",)]
+    values = [float(c) for c in column(text, "tab-cards-mecenat-3-baseline", "value within strategy")
+              if c != "–"]
     assert len(values) > 10 and values == sorted(values, reverse=True)
+    # the column the rows are ordered by comes right after the card, where no scrolling hides it
+    assert table_headers(text, "tab-cards-mecenat-3-baseline")[:2] == ["card", "value within strategy"]
+
+
+@pytest.fixture(scope="module")
+def mirror_report(tmp_path_factory):
+    """Progress, 2 players. Baseline: strong (+2 log-odds) against weak; strong builds Farm in 80% of
+    its games, weak in 10%; Farm is worth nothing, Factory +0.7 to whoever builds it. Variant
+    mirror-strong: the same cards, strong in both seats. Variant boost: weak gets stronger."""
+    root = tmp_path_factory.mktemp("mirror")
+    d = write_dataset(root / "ds", games=("progress",), n_players=(2,),
+                      variants=("baseline", "mirror-strong", "boost"), strategies=("strong", "weak"),
+                      lineups={"mirror-strong": ("strong",)}, n_games=3000, seed=4,
+                      strength={"strong": 2.0}, card_effects={"factory": 0.7},
+                      build_bias={"strong": {"farm": 0.8}, "weak": {"farm": 0.1}},
+                      variant_strength={"boost": {"weak": 1.0}})
+    out = root / "mirror.html"
+    build_report([str(d)], str(out))
+    return out.read_text(encoding="utf-8")
+
+
+def test_card_values_within_strategy_and_from_mirror_games(mirror_report):
+    text = mirror_report
+    tid = "tab-cards-progress-2-baseline"
+    names = column(text, tid, "card")
+    value = dict(zip(names, map(float, column(text, tid, "value within strategy"))))
+    mirror = dict(zip(names, map(float, column(text, tid, "value in mirror games"))))
+    pooled = dict(zip(names, map(float, column(text, tid, "pooled value (card and builder mixed)"))))
+    # pooled, Farm looks like the best card because strong builds it; it is worth nothing
+    assert pooled["Farm"] == max(pooled.values()) and pooled["Farm"] > 1.0
+    assert abs(value["Farm"]) < 0.3 and abs(mirror["Farm"]) < 0.3
+    assert 0.4 < value["Factory"] < 1.1 and 0.4 < mirror["Factory"] < 1.1
+    # the report says which estimate is which, and where the mirror games come from
+    assert "Mirror-game values from 3,000 games with strong in every seat (variant mirror-strong)" in text
+    for words in ("Within strategy", "Mirror games", "Pooled"):
+        assert words in text
+    fig = re.search(r'<figure id="fig-cards-progress-2">.*?</figure>', text, re.S).group(0)
+    assert "within strategy" in fig and "mirror games (mirror-strong)" in fig
+    # the mirror variant is no card or rules change: the sweep compares only boost with the baseline
+    assert {c[2] for _, c in table_rows(text, "tab-sweep-strategy-win")} == {"boost"}
+    assert "Not compared with the baseline: mirror-strong." in text
+
+
+def test_the_demo_sweep_plays_mirror_games_of_the_baseline_cards():
+    """make demo's sweep gives its Cards section mirror-game values at every game and player count:
+    a variant with the baseline's cards and rules and one strategy in every seat."""
+    from nesim.sweep import load_sweep
+
+    units = load_sweep(REPO / "experiments" / "sweeps" / "demo.toml").units()
+    baseline = {(u.game, u.n_players): u for u in units if u.variant == "baseline"}
+    mirrors = {(u.game, u.n_players) for u in units
+               if len(set(u.strategies)) == 1 and u.changes == baseline[(u.game, u.n_players)].changes}
+    assert mirrors == set(baseline)
+    assert all(len(set(u.strategies)) > 1 for u in baseline.values())
+    assert sum(u.games for u in units) <= 180_000  # no more play than the demo had before
+
+
+def test_no_mirror_games_says_how_to_get_them(small_report):
+    _, text = small_report
+    assert "value in mirror games" not in table_headers(text, "tab-cards-mecenat-3-baseline")
+    assert "No mirror games with these cards and rules" in text
+
+
+@pytest.fixture(scope="module")
+def drawn(tmp_path_factory):
+    """The report of ``full_report``'s Progress dataset with every figure kept as a matplotlib
+    figure (by id) instead of a PNG, so tests can read what is drawn: axes, labels, data."""
+    from matplotlib import pyplot as plt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from nesim.report import figures as F
+
+    figures = {}
+
+    def keep(fig_id, alt, caption, draw):
+        with plt.rc_context(F.STYLE):
+            figures[fig_id] = draw()
+        plt.close(figures[fig_id])  # out of pyplot's list of open figures,
+        FigureCanvasAgg(figures[fig_id])  # on a canvas of its own to draw on
+        return F.Figure(fig_id, alt, caption, "data:image/png;base64,")
+
+    root = tmp_path_factory.mktemp("drawn")
+    d = write_dataset(root / "ds", games=("progress", "glory"), n_players=(2, 4),
+                      variants=("baseline", "boost"), strategies=("greedy", "random", "vp_rush"),
+                      n_games=240, seed=0, variant_strength={"boost": {"greedy": 2.0}})
+    mp = pytest.MonkeyPatch()
+    mp.setattr(F, "_figure", keep)
+    try:
+        build_report([str(d)], str(root / "r.html"))
+    finally:
+        mp.undo()
+    return figures, (root / "r.html").read_text(encoding="utf-8")
+
+
+def _points(ax):
+    """x values of the round markers drawn on an axes (the centres of the error bars)."""
+    xs = [line.get_xdata() for line in ax.lines if line.get_marker() == "o"]
+    return np.concatenate([np.asarray(x, float) for x in xs]) if xs else np.array([])
+
+
+def test_score_components_in_points_per_strategy(drawn):
+    figures, text = drawn
+    fig = figures["fig-score-components"]
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert sorted(ax.get_title() for ax in axes) == sorted(
+        f"{g} {n}p (baseline)" for g in ("Progress", "Glory") for n in (2, 4))
+    for ax in axes:
+        assert "points" in ax.get_xlabel() and "share" not in ax.get_xlabel()
+        # building points of each of the three strategies, in points (about 0.55 x a score of ~40)
+        assert len(ax.get_yticks()) >= 4 and 15 < _points(ax).max() < 40
+    assert {t.get_text() for t in fig.legends[0].get_texts()} == {"greedy", "random", "vp_rush"}
+    assert "share" not in table_headers(text, "tab-components")
+    means = column(text, "tab-components", "mean points")
+    assert len(means) == 2 * 2 * 2 * 4 * 6  # games x players x variants x (3 strategies + all) x components
+
+
+def test_sweep_figures_in_percentage_points_like_the_tables(drawn):
+    figures, text = drawn
+    ax = figures["fig-sweep-progress-2"].axes[0]
+    assert "pp" in ax.get_xlabel()
+    rows = [c for _, c in table_rows(text, "tab-sweep-strategy-win") if c[0] == "progress" and c[1] == "2"]
+    table = sorted(float(c[6].split()[0]) for c in rows)  # "+31.2 pp"
+    drawn_x = sorted(_points(ax))
+    np.testing.assert_allclose(drawn_x, table, atol=0.051)  # the table rounds to 0.1 pp
+    assert max(abs(x) for x in drawn_x) > 15  # planted: greedy gains about 30 pp
+    balance_ax = figures["fig-sweep-progress-2"].axes[1]
+    assert "pp" in balance_ax.get_xlabel()
+    assert "pp" in column(text, "tab-sweep-balance", "difference")[0]
+
+
+def _overlaps(labels, renderer, axis):
+    boxes = sorted((t.get_window_extent(renderer) for t in labels if t.get_visible() and t.get_text()),
+                   key=lambda box: box.x0 if axis == "x" else box.y0)
+    return [(a, b) for a, b in zip(boxes, boxes[1:])
+            if (a.x1 > b.x0 + 0.5 if axis == "x" else a.y1 > b.y0 + 0.5)]
+
+
+def test_tick_labels_do_not_overlap(drawn):
+    """Every figure, every axis: no tick label runs into the next (the Glory 2p seat-balance axis
+    of the sweeps printed -0.030-0.025-0.020... as one smudge)."""
+    from matplotlib import pyplot as plt
+
+    from nesim.report import figures as F
+
+    figures, _ = drawn
+    for fig_id, fig in figures.items():
+        with plt.rc_context(F.STYLE):  # ticks are placed for the report's font size
+            fig.canvas.draw()
+            renderer = fig.canvas.get_renderer()
+            for ax in fig.axes:
+                if not ax.get_visible():
+                    continue
+                assert not _overlaps(ax.get_xticklabels(), renderer, "x"), (fig_id, ax.get_title(), "x")
+                assert not _overlaps(ax.get_yticklabels(), renderer, "y"), (fig_id, ax.get_title(), "y")
+
+
+def test_sweep_figure_of_the_demo_glory_2p_is_legible(monkeypatch):
+    """The demo's Glory 2p numbers (higher-wages against baseline), which drew the seat-balance
+    axis as overlapping fractions."""
+    from matplotlib import pyplot as plt
+
+    from nesim.report import figures as F
+
+    strat = pd.DataFrame({"variant": "higher-wages", "strategy": ["strong", "greedy"],
+                          "diff": [0.0975, -0.0975], "lo": [0.0869, -0.1081], "hi": [0.1081, -0.0869],
+                          "flag": True})
+    balance = pd.DataFrame({"variant": ["higher-wages"], "diff": [-0.011], "lo": [-0.03057],
+                            "hi": [0.00857], "flag": [False]})
+    with plt.rc_context(F.STYLE):  # as the report draws it
+        monkeypatch.setattr(F, "_figure", lambda fig_id, alt, caption, draw: draw())
+        fig = F.sweep_figure("fig", "Glory, 2 players", strat, balance)
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        for ax in fig.axes:
+            assert not _overlaps(ax.get_xticklabels(), renderer, "x"), ax.get_xlabel()
+    assert all("pp" in ax.get_xlabel() for ax in fig.axes)
+    plt.close(fig)
+
+
+def test_numbers_never_print_minus_zero():
+    df = pd.DataFrame({"a": [-0.0, -0.001, -0.04, 0.5], "lo": [-0.0, -0.004, -0.2, 0.1],
+                       "hi": [0.0, 0.001, -0.001, 0.9]})
+    t = make_table("t", "t", df, [("f2", "a", "f2"), ("f1", "a", "f1"), ("signed", "a", "signed"),
+                                  ("pct", "a", "pct"), ("dpct", "a", "dpct"), ("ci", ("lo", "hi"), "ci"),
+                                  ("ci_pct", ("lo", "hi"), "ci_pct")])
+    cells = [text for row in t.rows for text, _ in row]
+    assert not [c for c in cells if re.search(r"-0(\.0+)?(?![.0-9])", c)], cells
+    assert [text for text, _ in t.rows[0]] == ["0.00", "0.0", "+0.00", "0.0%", "+0.0 pp", "[0.00, 0.00]",
+                                               "[0.0, 0.0]"]
+    assert t.rows[2][0][0] == "-0.04" and t.rows[2][6][0] == "[-20.0, -0.1]"
+
+
+def test_a_column_the_same_on_every_row_is_left_out(small_report):
+    _, text = small_report
+    headers = table_headers(text, "tab-groups")
+    assert "mean rounds" not in headers and "games" in headers  # every synthetic game lasts 9 rounds
+    assert "mean rounds 9.00" in text
+    varied = pd.DataFrame({"r": [9, 9, 8], "s": ["a", "a", "a"]})
+    t = make_table("t", "t", varied, [("rounds", "r", "int"), ("s", "s", "str")],
+                   hide_constant=("rounds", "s"))
+    assert t.headers == ["rounds"] and "s a" in t.note
 
 
 def test_missing_dataset_raises(tmp_path):
@@ -209,3 +427,36 @@ def test_renders_in_headless_chromium(full_report):
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr[-2000:]
     assert shot.exists() and shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+
+
+def test_tables_fit_a_1400px_window(tmp_path):
+    """At 1400 px no table is wider than its box: the Datasets table (a long command) and the Cards
+    tables (the column they are ordered by far to the right) overflowed and hid columns."""
+    browser = _chromium()
+    if browser is None:
+        pytest.skip("chromium is not installed (apt-get install -y chromium to run the browser check)")
+    d = write_dataset(tmp_path / "ds", games=("progress",), n_players=(4,),
+                      variants=("baseline", "higher-wages"),
+                      strategies=("strong", "greedy", "economy", "random"), n_games=120)
+    manifest = json.loads((d / "manifest.json").read_text())
+    manifest["command"] = ["nesim", "sweep", "experiments/sweeps/demo.toml", "--out", "reports/demo-data",
+                           "--jobs", "2", "--force"]
+    (d / "manifest.json").write_text(json.dumps(manifest))
+    out = tmp_path / "r.html"
+    build_report([str(d)], str(out))
+    measure = ("<script>window.addEventListener('load', function () { var o = [];"
+               "document.querySelectorAll('.tablewrap').forEach(function (w) {"
+               "var d = w.closest('details'); if (d) d.open = true;"
+               "o.push(w.querySelector('table').id + ':' + w.scrollWidth + ':' + w.clientWidth); });"
+               "document.body.setAttribute('data-widths', o.join(' ')); });</script></body>")
+    probe = tmp_path / "probe.html"
+    probe.write_text(out.read_text(encoding="utf-8").replace("</body>", measure), encoding="utf-8")
+    dom = subprocess.run([browser, "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars",
+                          "--window-size=1400,3000", "--virtual-time-budget=10000", "--dump-dom",
+                          probe.as_uri()], capture_output=True, text=True, timeout=120)
+    widths = re.search(r'data-widths="([^"]*)"', dom.stdout)
+    assert widths, dom.stderr[-2000:]
+    tables = [w.split(":") for w in widths.group(1).split()]
+    assert {"tab-datasets", "tab-cards-progress-4-baseline"} <= {t for t, _, _ in tables}
+    too_wide = [(t, int(need), int(have)) for t, need, have in tables if int(need) > int(have)]
+    assert not too_wide

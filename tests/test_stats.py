@@ -140,6 +140,38 @@ def test_card_stats_finds_planted_card():
     assert 1 <= top["mean_round"] <= 9
 
 
+def test_card_values_separate_the_card_from_its_builder():
+    """A strong player builds Farm in 80% of its games and wins because it is strong (Farm is worth
+    nothing); Factory is worth +0.7 log-odds to whoever builds it. Pooled over strategies, Farm
+    looks like the best card; within strategy and in mirror games it is worth nothing."""
+    rng = np.random.default_rng(11)
+    effects = dict(strength={"strong": 2.0}, card_effects={"factory": 0.7},
+                   build_bias={"strong": {"farm": 0.8}, "weak": {"farm": 0.1}})
+    mixed = simulate_tables("progress", 2, "baseline", ["strong", "weak"], 6000, rng, **effects)
+    mirror = simulate_tables("progress", 2, "mirror-strong", ["strong"], 4000, rng, id_base=6000,
+                             **effects)
+    players = pd.concat([mixed["players"], mirror["players"]], ignore_index=True)
+    builds = pd.concat([mixed["builds"], mirror["builds"]], ignore_index=True)
+    assert S.mirror_games(players).sum() == 2 * 4000  # every player-game of the mirror variant
+    same_cards = lambda game, variant: "published cards"
+    cs = S.card_stats(players, builds, card_sets=same_cards)
+    base = cs[cs["variant"] == "baseline"].set_index("card")
+    farm, factory = base.loc["farm"], base.loc["factory"]
+    assert farm["pooled"] > 1.0 and farm["pooled_lo"] > 0  # the builder's strength, not the card's
+    assert abs(farm["coef"]) < 0.25 and farm["coef_lo"] < 0 < farm["coef_hi"]
+    assert abs(farm["mirror"]) < 0.25 and farm["mirror_lo"] < 0 < farm["mirror_hi"]
+    for value in ("coef", "mirror"):
+        assert 0.4 < factory[value] < 1.1 and factory[value + "_lo"] > 0
+    assert base["mirror_games"].iloc[0] == 4000 and base["mirror_strategies"].iloc[0] == "strong"
+    # the mirror variant's own table: one strategy, so within strategy is the pooled fit
+    own = cs[cs["variant"] == "mirror-strong"].dropna(subset=["coef"])
+    np.testing.assert_allclose(own["coef"], own["pooled"])
+    # without card sets, mirror games count only within their own variant
+    alone = S.card_stats(players, builds).set_index(["variant", "card"])
+    assert np.isnan(alone.loc[("baseline", "farm"), "mirror"])
+    assert alone.loc[("baseline", "farm"), "mirror_games"] == 0
+
+
 def test_card_stats_hand_built():
     players = pd.DataFrame({"game_id": [1, 1, 2, 2], "variant": "v", "game": "progress", "n_players": 2,
                             "seat": [0, 1, 0, 1], "win": [True, False, False, True],
@@ -250,19 +282,35 @@ def test_pacing_streamed_equals_whole(tmp_path):
     pd.testing.assert_frame_equal(whole.reset_index(drop=True), streamed.reset_index(drop=True))
 
 
-def test_score_components_shares():
-    players = pd.DataFrame({"game_id": [1, 1], "variant": "v", "game": "progress", "n_players": 2,
-                            "strategy": ["a", "b"], "score": [40, 20], "building_points": [30, 14],
-                            "bonus_points": [5, 0], "money": [5, 9], "vp_points": [0, 0],
-                            "unpaid_wages": [0, 1]})
+def test_score_components_in_points_per_strategy():
+    players = pd.DataFrame({"game_id": [1, 1, 2, 2], "variant": "v", "game": "progress", "n_players": 2,
+                            "strategy": ["a", "b", "b", "a"], "score": [40, 20, 4, -4],
+                            "building_points": [30, 14, 6, 0], "bonus_points": [5, 0, 0, 0],
+                            "money": [5, 9, 1, -1], "vp_points": [0, 0, 0, 0],
+                            "unpaid_wages": [0, 1, 1, 1]})
     c = S.score_components(players, penalty=3)
+    assert "share" not in c.columns  # a share of a mean score near 0 is meaningless
     allrows = c[c["strategy"] == "(all)"].set_index("component")
-    assert allrows.loc["building_points", "share"] == pytest.approx(44 / 60)
-    assert allrows.loc["unpaid_penalty", "mean"] == pytest.approx(-1.5)
+    assert allrows.loc["building_points", "mean"] == pytest.approx(50 / 4)
+    assert allrows.loc["unpaid_penalty", "mean"] == pytest.approx(-9 / 4)
     assert allrows.loc["other", "mean"] == pytest.approx(0.0)
-    assert allrows["share"].sum() == pytest.approx(1.0)
     b = c[c["strategy"] == "b"].set_index("component")
-    assert b.loc["money", "share"] == pytest.approx(9 / 20)
+    assert b.loc["money", "mean"] == pytest.approx(5.0)  # 9 and 1 points
+    # interval: mean +- 1.96 sd / sqrt(n), sd of (9, 1) = sqrt(32)
+    width = b.loc["money", "hi"] - b.loc["money", "lo"]
+    assert width == pytest.approx(2 * 1.959964 * math.sqrt(32 / 2), rel=1e-5)
+    a_ = c[c["strategy"] == "a"].set_index("component")
+    none = a_.loc["unpaid_penalty"]
+    assert none["mean"] == pytest.approx(-1.5)
+    # a penalty per (game, variant): each variant's unpaid wage cards at its own price
+    two = pd.concat([players, players.assign(variant="w", game_id=players["game_id"] + 2)])
+    by_variant = S.score_components(two, penalty=lambda game, variant: {"v": 3, "w": 5}[variant])
+    pen = by_variant[(by_variant["strategy"] == "(all)") & (by_variant["component"] == "unpaid_penalty")]
+    assert dict(zip(pen["variant"], pen["mean"])) == {"v": pytest.approx(-9 / 4), "w": pytest.approx(-15 / 4)}
+    # a strategy that never left a wage unpaid has a penalty of 0, not -0
+    nobody = S.score_components(players.assign(unpaid_wages=0), penalty=3)
+    penalty = nobody.loc[nobody["component"] == "unpaid_penalty", ["mean", "lo", "hi"]].to_numpy()
+    assert not np.signbit(penalty).any()
 
 
 def test_solo_clear_rate():

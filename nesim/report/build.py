@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import html
+import json
 import math
 import os
 import tempfile
@@ -42,6 +43,7 @@ class Table:
     row_classes: list[str]
     note: str = ""
     collapsed: bool = False
+    column_classes: list[str] = field(default_factory=list)  # "text" cells may wrap
 
 
 def _num(x) -> float | None:
@@ -52,6 +54,11 @@ def _num(x) -> float | None:
     return None if math.isnan(v) else v
 
 
+def _shown(x: float, digits: int) -> float:
+    """x as printed with ``digits`` decimals, without a sign on zero: -0.001 prints 0.00, not -0.00."""
+    return round(x, digits) + 0.0
+
+
 def _fmt(kind: str, row: pd.Series, key):
     """(text, sort key) of one cell. Kinds: str, int, f1, f2, f3, pct, ci_pct (key = (lo, hi)),
     ci (key = (lo, hi), 2 decimals), ci1, p."""
@@ -60,9 +67,9 @@ def _fmt(kind: str, row: pd.Series, key):
         if lo is None or hi is None:
             return "–", ""
         if kind == "ci_pct":
-            return f"[{100 * lo:.1f}, {100 * hi:.1f}]", lo
+            return f"[{_shown(100 * lo, 1):.1f}, {_shown(100 * hi, 1):.1f}]", lo
         digits = 1 if kind == "ci1" else 2
-        return f"[{lo:.{digits}f}, {hi:.{digits}f}]", lo
+        return f"[{_shown(lo, digits):.{digits}f}, {_shown(hi, digits):.{digits}f}]", lo
     v = row[key]
     if kind == "str":
         return str(v), str(v)
@@ -74,28 +81,42 @@ def _fmt(kind: str, row: pd.Series, key):
     if kind == "int":
         return f"{int(round(x)):,}", x
     if kind == "pct":
-        return f"{100 * x:.1f}%", x
+        return f"{_shown(100 * x, 1):.1f}%", x
     if kind == "dpct":
-        return f"{100 * x:+.1f} pp", x
+        return f"{_shown(100 * x, 1):+.1f} pp", x
     if kind == "p":
         return (f"{x:.2g}" if x >= 1e-4 else "<1e-4"), x
     if kind == "signed":
-        return f"{x:+.2f}", x
+        return f"{_shown(x, 2):+.2f}", x
     digits = {"f1": 1, "f2": 2, "f3": 3}.get(kind, 2)
-    return f"{x:.{digits}f}", x
+    return f"{_shown(x, digits):.{digits}f}", x
 
 
 def make_table(table_id: str, caption: str, df: pd.DataFrame, columns: Sequence[tuple[str, Any, str]],
                flag: str | None = None, note: str = "", collapsed: bool = False,
-               max_rows: int = 2000) -> Table:
-    """A table from a DataFrame; ``columns`` = (header, column or (lo, hi), kind)."""
+               max_rows: int = 2000, hide_constant: Sequence[str] = ()) -> Table:
+    """A table from a DataFrame; ``columns`` = (header, column or (lo, hi), kind).
+
+    Columns named in ``hide_constant`` (by header) are left out when they print the same on every
+    row (a column of 9.00 [9.00, 9.00] says nothing); the note then gives their one value."""
     rows, classes = [], []
     for _, r in df.head(max_rows).iterrows():
         rows.append([_fmt(kind, r, key) for _, key, kind in columns])
         classes.append("flagged" if flag and bool(r.get(flag, False)) else "")
+    headers = [h for h, _, _ in columns]
+    constant = [i for i, h in enumerate(headers)
+                if h in hide_constant and rows and len({row[i][0] for row in rows}) == 1]
+    if constant:
+        same = "; ".join(f"{headers[i]} {rows[0][i][0]}" for i in constant)
+        note = (note + " " if note else "") + f"The same on every row, so not shown as a column: {same}."
+        keep = [i for i in range(len(headers)) if i not in constant]
+        headers = [headers[i] for i in keep]
+        rows = [[row[i] for i in keep] for row in rows]
+        columns = [columns[i] for i in keep]
     if len(df) > max_rows:
         note = (note + " " if note else "") + f"First {max_rows:,} of {len(df):,} rows."
-    return Table(table_id, caption, [h for h, _, _ in columns], rows, classes, note, collapsed)
+    column_classes = ["text" if kind == "str" else "" for _, _, kind in columns]
+    return Table(table_id, caption, headers, rows, classes, note, collapsed, column_classes)
 
 
 # ---------------------------------------------------------------------------- report model
@@ -161,8 +182,11 @@ def _order_variants(df: pd.DataFrame, baseline: str) -> pd.DataFrame:
 
 
 def _variant_meta(manifests: list[dict]):
+    """Per (game, variant): its card table, unpaid-wage penalty and card set (the card table and
+    rules as one comparable string: variants that play the same cards by the same rules share it)."""
     cards: dict[tuple[str, str], list] = {}
     penalty: dict[tuple[str, str], float] = {}
+    card_set: dict[tuple[str, str], str] = {}
     for m in manifests:
         for v in m.get("variants") or []:
             if not isinstance(v, dict) or "name" not in v:
@@ -174,7 +198,9 @@ def _variant_meta(manifests: list[dict]):
                 rules = v.get("rules") or {}
                 if "unpaid_wage_penalty" in rules:
                     penalty.setdefault((g, v["name"]), float(rules["unpaid_wage_penalty"]))
-    return cards, penalty
+                if "cards" in v and "rules" in v:
+                    card_set.setdefault((g, v["name"]), json.dumps([v["cards"], v["rules"]], sort_keys=True))
+    return cards, penalty, card_set
 
 
 def _chunks(manifest: dict) -> list[dict]:
@@ -229,11 +255,95 @@ def _overview(dirs: Sequence[str], manifests: list[dict], games: pd.DataFrame, l
     t = _order_variants(t, baseline)
     sec.table(make_table("tab-groups", "Games per group, game length and ties", t, [
         ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
-        ("games", "games", "int"), ("mean rounds", "mean", "f2"), ("95% CI", ("lo", "hi"), "ci"),
-        ("min", "min", "int"), ("max", "max", "int"), ("household at end", "household_end", "f1"),
+        ("games", "games", "int"), ("mean rounds", "mean", "f2"), ("rounds 95% CI", ("lo", "hi"), "ci"),
+        ("fewest rounds", "min", "int"), ("most rounds", "max", "int"),
+        ("household at end", "household_end", "f1"),
         ("tie rate", "tie_rate", "pct"), ("tie 95% CI", ("tie_lo", "tie_hi"), "ci_pct")],
-        note="Tie rate: share of games whose two best scores are equal (decided by the tie-break)."))
+        note="Tie rate: share of games whose two best scores are equal (decided by the tie-break).",
+        hide_constant=("mean rounds", "rounds 95% CI", "fewest rounds", "most rounds")))
     return sec
+
+
+CARDS_INTRO = (
+    "Per card, what building it is worth: three marginal values, each the coefficient (log-odds of "
+    "winning; solo: clearing) of a logistic regression on indicators of every card built plus seat "
+    "dummies, with 95% intervals (a small ridge penalty keeps them finite when a card always wins). "
+    "<strong>Within strategy</strong>: the regression also holds a term per strategy, so a card is "
+    "compared with the same strategy not building it; the table is ordered by it. "
+    "<strong>Mirror games</strong>: only games in which every seat plays the same strategy, from the "
+    "variants with the same cards and rules; the cleanest answer to a designer, what the card is "
+    "worth between equal players. <strong>Pooled</strong>: cards and seat only, shown for "
+    "comparison; it credits a card with the strength of the players who like it (a strong "
+    "strategy's favourite card looks strong). <em>≈ pp</em> turns the within-strategy value into "
+    "percentage points of win rate. Build rate = share of player-games that built the card at "
+    "least once; the raw win rates when built and not built mix the card with its builders too. "
+    "Points per cost = asset value / construction cost.")
+
+
+def _mirror_note(c: pd.DataFrame, sources: list[str]) -> str:
+    """Says what a table's mirror-game values rest on, or how to get them."""
+    games = int(c["mirror_games"].max()) if len(c) else 0
+    if games == 0:
+        return ("No mirror games with these cards and rules: a sweep variant that plays them with "
+                "one strategy in every seat (strategies = [\"greedy\"]) gives mirror-game values.")
+    strategies = str(c["mirror_strategies"].iloc[0])
+    return (f"Mirror-game values from {games:,} games with {strategies} in every seat "
+            f"(variant {', '.join(sources)}).")
+
+
+def _cards_section(cards: pd.DataFrame, groups, main_variant, mirror_share: pd.DataFrame,
+                   card_set_of) -> Section:
+    from nesim.report import figures as F
+
+    sec = Section("cards", "Cards", CARDS_INTRO)
+    for game, n in groups:
+        v = main_variant(game, n)
+        variants = [v] + sorted(set(_sel(cards, game, n)["variant"].astype(str)) - {v})
+        for variant in variants:
+            cv = _sel(cards, game, n, variant)
+            if not len(cv):
+                continue
+            ms = _sel(mirror_share, game, n)
+            sources = [str(x) for x in ms.loc[ms["mirror"] > 0, "variant"]
+                       if card_set_of(game, str(x)) == card_set_of(game, variant)]
+            has_mirror = int(cv["mirror_games"].max()) > 0
+            if variant == v and len(cv.dropna(subset=["coef"])):
+                sec.figure(F.cards_figure(f"fig-cards-{_slug(game, n)}", f"{_group_label(game, n)} ({v})",
+                                          cv, ", ".join(sources)))
+            value = [("value within strategy", "coef", "signed"), ("95% CI", ("coef_lo", "coef_hi"), "ci"),
+                     ("≈ pp", "marginal_pp", "dpct")]
+            if has_mirror:
+                value += [("value in mirror games", "mirror", "signed"),
+                          ("95% CI", ("mirror_lo", "mirror_hi"), "ci")]
+            value += [("pooled value (card and builder mixed)", "pooled", "signed")]
+            note = _mirror_note(cv, sources) if n > 1 else ""
+            sec.table(make_table(
+                f"tab-cards-{_slug(game, n, variant)}", f"Cards: {_group_label(game, n)}, variant {variant}",
+                cv, [("card", "name", "str")] + value + [
+                    ("build rate", "build_rate", "pct"), ("95% CI", ("build_lo", "build_hi"), "ci_pct"),
+                    ("mean round", "mean_round", "f2"), ("win rate built", "win_built", "pct"),
+                    ("win rate not built", "win_not", "pct"), ("cost", "cost", "int"),
+                    ("asset value", "asset_value", "int"), ("points / cost", "points_per_cost", "f2")],
+                note=note, collapsed=variant != v))
+    return sec
+
+
+def _mirror_only_variants(mirror_share: pd.DataFrame, baseline: str) -> set[tuple[str, int, str]]:
+    """(game, players, variant) groups played in mirror games only while their baseline is not."""
+    cols = (mirror_share[c] for c in ("game", "n_players", "variant", "mirror"))
+    share = {(str(g), int(n), str(v)): float(m) for g, n, v, m in zip(*cols)}
+    return {(g, n, v) for (g, n, v), m in share.items()
+            if v != baseline and m == 1.0 and share.get((g, n, baseline), 1.0) < 1.0}
+
+
+def _drop_groups(df: pd.DataFrame, drop: set[tuple[str, int, str]]) -> pd.DataFrame:
+    """The rows of ``df`` outside the (game, players, variant) groups of ``drop``."""
+    if not drop or not len(df):
+        return df
+    out = np.zeros(len(df), dtype=bool)
+    for game, n, variant in drop:  # a few groups: one vectorised comparison each
+        out |= ((df["game"] == game) & (df["n_players"] == n) & (df["variant"] == variant)).to_numpy()
+    return df[~out]
 
 
 def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.PathLike,
@@ -268,7 +378,9 @@ def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.P
     if baseline is None:
         baseline = "baseline" if "baseline" in variants_present else variants_present[0]
     groups = _sorted_groups(games)
-    variant_cards, penalties = _variant_meta(manifests)
+    variant_cards, penalties, card_sets = _variant_meta(manifests)
+    mirror_share = players.assign(mirror=S.mirror_games(players)).groupby(
+        S.GROUP, observed=True)["mirror"].mean().reset_index()
 
     def main_variant(game, n):
         vs = list(dict.fromkeys(_sel(games, game, n)["variant"].astype(str)))
@@ -277,6 +389,10 @@ def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.P
     def cards_of(game, variant):
         t = S.card_info(game, variant_cards.get((game, variant)))
         return t
+
+    def card_set_of(game, variant):
+        """Variants without a recorded card table and rules only match themselves."""
+        return card_sets.get((game, variant), ("variant", variant))
 
     def penalty_of(game, variant):
         if (game, variant) in penalties:
@@ -377,35 +493,8 @@ def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.P
 
     # ---- cards
     say("cards")
-    cards = S.card_stats(players, builds, cards=cards_of)
-    sec = Section("cards", "Cards",
-                  "Per card: build rate (share of player-games that built it at least once), mean "
-                  "round of the first build, win rate when built against not built, and a marginal "
-                  "value: the coefficient (log-odds) of a logistic regression of winning (solo: "
-                  "clearing) on indicators of all cards built plus seat dummies, with its standard "
-                  "error (a small ridge penalty keeps it finite when a card always wins). "
-                  "<em>≈ pp</em> turns it into percentage points of win rate. Points per cost = "
-                  "asset value / construction cost. Rows are ordered by marginal value.")
-    for game, n in groups:
-        v = main_variant(game, n)
-        c = _sel(cards, game, n, v)
-        if len(c.dropna(subset=["coef"])):
-            sec.figure(F.cards_figure(f"fig-cards-{_slug(game, n)}", f"{_group_label(game, n)} ({v})", c))
-        for variant in [v] + sorted(set(_sel(cards, game, n)["variant"].astype(str)) - {v}):
-            cv = _sel(cards, game, n, variant)
-            if not len(cv):
-                continue
-            sec.table(make_table(f"tab-cards-{_slug(game, n, variant)}",
-                                 f"Cards: {_group_label(game, n)}, variant {variant}", cv, [
-                ("card", "name", "str"), ("cost", "cost", "int"), ("asset value", "asset_value", "int"),
-                ("points / cost", "points_per_cost", "f2"), ("built", "built", "int"),
-                ("build rate", "build_rate", "pct"), ("95% CI", ("build_lo", "build_hi"), "ci_pct"),
-                ("mean round", "mean_round", "f2"), ("win built", "win_built", "pct"),
-                ("95% CI ", ("win_built_lo", "win_built_hi"), "ci_pct"), ("win not built", "win_not", "pct"),
-                ("difference", "win_diff", "dpct"), ("95% CI  ", ("win_diff_lo", "win_diff_hi"), "ci_pct"),
-                ("marginal value", "coef", "signed"), ("SE", "coef_se", "f2"), ("p", "coef_p", "p"),
-                ("≈ pp", "marginal_pp", "dpct")], collapsed=variant != v))
-    sections.append(sec)
+    cards = S.card_stats(players, builds, cards=cards_of, card_sets=card_set_of)
+    sections.append(_cards_section(cards, groups, main_variant, mirror_share, card_set_of))
 
     # ---- pacing
     say("pacing")
@@ -443,15 +532,17 @@ def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.P
     say("score components")
     comps = S.score_components(players, penalty=penalty_of)
     sec = Section("scores", "Score components",
-                  "Mean of each component of the final score, with 95% interval, and its share of the "
-                  "mean score: building points, bonus points (end-game cards), money, VP-token points, "
-                  "the unpaid-wage penalty (negative) and anything else.")
+                  "Mean points of each component of the final score per strategy, with 95% "
+                  "intervals: building points, bonus points (end-game cards), money, VP-token points, "
+                  "the unpaid-wage penalty (negative) and anything else. In points, not as a share of "
+                  "the mean score, which is meaningless when that mean is near 0. Strategy (all) = "
+                  "every player-game of the group.")
     main_comps = pd.concat([_sel(comps, g, n, main_variant(g, n)) for g, n in groups], ignore_index=True)
     sec.figure(F.components_figure("fig-score-components", main_comps))
     sec.table(make_table("tab-components", "Score components", _order_variants(comps, baseline), [
         ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
-        ("strategy", "strategy", "str"), ("component", "component", "str"), ("mean", "mean", "f2"),
-        ("95% CI", ("lo", "hi"), "ci"), ("share", "share", "pct")]))
+        ("strategy", "strategy", "str"), ("component", "component", "str"), ("n", "n", "int"),
+        ("mean points", "mean", "f2"), ("95% CI", ("lo", "hi"), "ci")]))
     sections.append(sec)
 
     # ---- solo
@@ -469,11 +560,15 @@ def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.P
         sections.append(sec)
 
     # ---- sweeps
-    n_variants = {(g, n): len(set(_sel(games, g, n)["variant"].astype(str))) for g, n in groups}
+    mirror_only = _mirror_only_variants(mirror_share, baseline)
+    compared = lambda df: _drop_groups(df, mirror_only)
+    compared_games = compared(games)
+    n_variants = {(g, n): len(set(_sel(compared_games, g, n)["variant"].astype(str))) for g, n in groups}
     if any(v > 1 for v in n_variants.values()):
         say("sweeps")
-        sw = S.sweep_comparison(players, baseline, tables={
-            "strategy_win_rates": win, "seat_win_rates": seats, "score_summary": scores, "card_stats": cards})
+        sw = S.sweep_comparison(compared(players), baseline, tables={
+            "strategy_win_rates": compared(win), "seat_win_rates": compared(seats),
+            "score_summary": compared(scores), "card_stats": compared(cards)})
         sec = Section("sweeps", "Sweeps",
                       f"Each variant against the baseline <code>{html.escape(baseline)}</code> of the "
                       "same game and player count: differences with 95% intervals (Newcombe for rates, "
@@ -482,6 +577,12 @@ def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.P
                       "(flag = yes) differ by more than their uncertainty after that correction.")
         n_flags = sum(int(t["flag"].sum()) for t in sw.values() if len(t) and "flag" in t)
         sec.p(f"{n_flags} flagged difference(s) in all.")
+        if mirror_only:
+            names = sorted({v for _, _, v in mirror_only})
+            sec.p(f"Not compared with the baseline: {', '.join(names)}. Every seat of those games plays "
+                  "the same strategy while the baseline mixes strategies, so their differences would "
+                  "measure the line-up, not the cards or rules; their games give the Cards section its "
+                  "mirror-game values.")
         for game, n in groups:
             if n_variants[(game, n)] < 2:
                 continue
@@ -497,14 +598,15 @@ def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.P
         specs = [
             ("strategy_win", "Win rate per strategy", [("strategy", "strategy", "str"), ("baseline", "rate_b", "pct"),
                                                        ("variant rate", "rate", "pct")], diffcols),
-            ("balance", "Seat balance", [("baseline", "value_b", "f3"), ("variant value", "value", "f3")], meancols),
+            ("balance", "Seat balance", [("baseline", "value_b", "f3"), ("variant value", "value", "f3")],
+             diffcols),
             ("seat_win", "Win rate per seat", [("seat", "seat", "int"), ("baseline", "rate_b", "pct"),
                                                ("variant rate", "rate", "pct")], diffcols),
             ("score", "Mean score per strategy", [("strategy", "strategy", "str"), ("baseline", "value_b", "f2"),
                                                   ("variant mean", "value", "f2")], meancols),
             ("card_build", "Card build rates", [("card", "card", "str"), ("baseline", "rate_b", "pct"),
                                                 ("variant rate", "rate", "pct")], diffcols),
-            ("card_value", "Card marginal values (log-odds)", [("card", "card", "str"),
+            ("card_value", "Card marginal values (log-odds, within strategy)", [("card", "card", "str"),
                                                               ("baseline", "value_b", "signed"),
                                                               ("variant value", "value", "signed")], meancols),
         ]

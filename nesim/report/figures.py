@@ -14,6 +14,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # no display, no GUI toolkit; must precede pyplot
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -122,31 +123,53 @@ def seats_figure(fig_id: str, title: str, seats: pd.DataFrame, balance: float) -
                    "Balance = 1 - largest gap between two seats.", draw)
 
 
-def cards_figure(fig_id: str, title: str, cards: pd.DataFrame) -> Figure:
+ESTIMATE_STYLES = {  # marginal values of cards: (column, label, colour, marker)
+    "within": ("coef", "within strategy", "#4c72b0", "o"),
+    "mirror": ("mirror", "mirror games", "#dd8452", "s"),
+    "pooled": ("pooled", "pooled (card and builder mixed)", "#999999", "x"),
+}
+
+
+def cards_figure(fig_id: str, title: str, cards: pd.DataFrame, mirror_from: str = "") -> Figure:
+    """Each card's marginal value within strategy, from mirror games and pooled; its build rate."""
     c = cards.dropna(subset=["coef"]).sort_values("coef")
+    shown = [k for k in ("within", "mirror", "pooled") if c[ESTIMATE_STYLES[k][0]].notna().any()]
+    offsets = dict(zip(shown, np.linspace(-0.22, 0.22, len(shown)) if len(shown) > 1 else [0.0]))
 
     def draw():
-        fig, axes = plt.subplots(1, 2, figsize=(12, 0.22 * max(len(c), 4) + 1.5), sharey=True)
+        fig, axes = plt.subplots(1, 2, figsize=(12, 0.26 * max(len(c), 4) + 1.8), sharey=True,
+                                 gridspec_kw={"width_ratios": [3, 1.4]})
         y = np.arange(len(c))
         ax = axes[0]
-        _errbars(ax, y, c["coef"], c["coef_lo"], c["coef_hi"])
+        for k in shown:
+            col, label, color, marker = ESTIMATE_STYLES[k]
+            v = c[col].to_numpy(float)
+            if k == "pooled":  # a point only: for comparison, not an answer
+                ax.plot(v, y + offsets[k], marker, color=color, ms=5, ls="none", label=label)
+                continue
+            err = np.vstack([v - c[col + "_lo"].to_numpy(float), c[col + "_hi"].to_numpy(float) - v])
+            ax.errorbar(v, y + offsets[k], xerr=err, fmt=marker, color=color, capsize=2, ms=4, label=label)
         ax.axvline(0, color="k", lw=1)
         ax.set_yticks(y, c["name"].astype(str))
+        ax.set_ylim(-0.7, len(c) - 0.3)
         ax.set_xlabel("marginal value: log-odds of winning when built (95% interval)")
-        ax = axes[1]
-        ax.plot(c["win_not"], y, "|", color="#999999", ms=8, label="not built")
-        _errbars(ax, y, c["win_built"], c["win_built_lo"], c["win_built_hi"], color="#c44e52")
-        ax.plot([], [], "o", color="#c44e52", label="built")
-        ax.set_xlabel("win rate when built (95% interval) vs not built")
         ax.legend(fontsize=8, loc="lower right")
+        ax = axes[1]
+        _errbars(ax, y, 100 * c["build_rate"], 100 * c["build_lo"], 100 * c["build_hi"], color="#55a868")
+        ax.set_xlabel("build rate, % of player-games (95% interval)")
         fig.suptitle(title)
         fig.tight_layout()
         return fig
 
-    return _figure(fig_id, f"{title}: marginal value of each card and win rate when built",
-                   f"{title}. Left: logistic-regression coefficient of each built card on winning, "
-                   "controlling for the other cards built and the seat. Right: win rate of "
-                   "player-games that built the card against those that did not.", draw)
+    mirror = (f" Orange: from mirror games ({mirror_from}), every seat the same strategy."
+              if "mirror" in shown else " No mirror games for these cards and rules.")
+    return _figure(fig_id, f"{title}: marginal value of each card within strategy, from mirror games "
+                   "and pooled, and its build rate",
+                   f"{title}. Left: the marginal value of each card (logistic regression of winning on "
+                   "the cards built and the seat). Blue: within strategy (also a term per strategy), "
+                   f"the order of the rows.{mirror} Grey crosses: pooled over strategies, which "
+                   "credits a card with the strength of the players who like it. Right: how often the "
+                   "card is built.", draw)
 
 
 def pacing_figure(fig_id: str, title: str, pace: pd.DataFrame) -> Figure:
@@ -206,40 +229,49 @@ def games_pacing_figure(fig_id: str, pace: pd.DataFrame,
                    "colour = game, dash = player count.", draw)
 
 
+STRATEGY_COLORS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b2", "#937860", "#da8bc3",
+                   "#8c8c8c", "#ccb974", "#64b5cd")
+
+
 def components_figure(fig_id: str, comps: pd.DataFrame) -> Figure:
-    """Stacked shares of the score components per group."""
-    c = comps[comps["strategy"] == "(all)"]
-    labels = []
-    table = []
-    for (game, n, variant), sub in c.groupby(["game", "n_players", "variant"], sort=False, observed=True):
-        labels.append(f"{game} {n}p {variant}")
-        table.append(sub.set_index("component")["share"])
-    shares = pd.DataFrame(table, index=labels).fillna(0)
+    """Mean points of each score component per strategy, with 95% intervals: one panel per
+    (game, players, variant) group."""
+    c = comps[comps["strategy"] != "(all)"]
+    panels = list(c.groupby(["game", "n_players", "variant"], sort=False, observed=True))
+    strategies = list(dict.fromkeys(c["strategy"].astype(str)))
+    color = {st: STRATEGY_COLORS[i % len(STRATEGY_COLORS)] for i, st in enumerate(strategies)}
+    # components that are 0 everywhere (normally "other") would only add empty rows
+    used = [k for k in COMPONENT_COLORS if k in set(c["component"])
+            and not np.allclose(c.loc[c["component"] == k, ["mean", "lo", "hi"]].to_numpy(float), 0)]
+    cols = min(3, max(len(panels), 1))
+    rows = int(np.ceil(len(panels) / cols)) if panels else 1
 
     def draw():
-        fig, ax = plt.subplots(figsize=(9, 0.4 * len(labels) + 1.6))
-        y = np.arange(len(labels))[::-1]
-        pos = np.zeros(len(labels))
-        neg = np.zeros(len(labels))
-        for comp in shares.columns:
-            v = shares[comp].to_numpy()
-            if np.allclose(v, 0):
-                continue
-            left = np.where(v >= 0, pos, neg + v)
-            ax.barh(y, np.abs(v), left=left, color=COMPONENT_COLORS.get(comp, "#777777"),
-                    label=comp.replace("_", " "))
-            pos = pos + np.where(v >= 0, v, 0)
-            neg = neg + np.where(v < 0, v, 0)
-        ax.axvline(0, color="k", lw=1)
-        ax.set_yticks(y, labels)
-        ax.set_xlabel("share of the mean final score")
-        fig.tight_layout(rect=(0, 0.12 if len(labels) < 4 else 0.08, 1, 1))
-        fig.legend(*ax.get_legend_handles_labels(), fontsize=8, ncol=6, loc="lower center")
+        fig, axes = plt.subplots(rows, cols, figsize=(12, (0.32 * len(used) * 1.2 + 1.1) * rows + 0.6),
+                                 squeeze=False, sharey=True)
+        y = np.arange(len(used))[::-1]
+        for ax, ((game, n, variant), sub) in zip(axes.flat, panels):
+            in_panel = list(dict.fromkeys(sub["strategy"].astype(str)))
+            offsets = np.linspace(-0.3, 0.3, len(in_panel)) if len(in_panel) > 1 else [0.0]
+            for off, st in zip(offsets, in_panel):
+                t = sub[sub["strategy"].astype(str) == st].set_index("component").reindex(used)
+                _errbars(ax, y + off, t["mean"], t["lo"], t["hi"], color=color[st])
+            ax.axvline(0, color="k", lw=0.8)
+            ax.set_yticks(y, [k.replace("_", " ") for k in used])
+            ax.set_title(f"{str(game).capitalize()} {'solo' if int(n) == 1 else f'{int(n)}p'} ({variant})")
+            ax.set_xlabel("points (mean, 95% interval)")
+        for ax in list(axes.flat)[len(panels):]:
+            ax.set_visible(False)
+        handles = [plt.Line2D([], [], marker="o", ls="none", color=color[st]) for st in strategies]
+        fig.legend(handles, strategies, fontsize=8, ncol=min(len(strategies), 6), loc="lower center")
+        fig.tight_layout(rect=(0, 0.5 / ((0.32 * len(used) * 1.2 + 1.1) * rows + 0.6), 1, 1))
         return fig
 
-    return _figure(fig_id, "Share of each score component in the final score",
-                   "Mean of each score component as a share of the mean final score (the unpaid-wage "
-                   "penalty is negative).", draw)
+    return _figure(fig_id, "Score components in points per strategy",
+                   "Mean points of each score component per strategy, with 95% intervals (baseline "
+                   "variants): building points, bonus points of end-game cards, money, VP-token points "
+                   "and the unpaid-wage penalty (negative). Components that are 0 everywhere are left "
+                   "out.", draw)
 
 
 def solo_figure(fig_id: str, solo: pd.DataFrame) -> Figure:
@@ -261,7 +293,8 @@ def solo_figure(fig_id: str, solo: pd.DataFrame) -> Figure:
 
 
 def sweep_figure(fig_id: str, title: str, strat: pd.DataFrame, balance: pd.DataFrame) -> Figure:
-    """Difference from the baseline in win rate per (variant, strategy) and in seat balance."""
+    """Difference from the baseline in win rate per (variant, strategy) and in seat balance, in
+    percentage points like the tables."""
     s = strat.sort_values(["variant", "strategy"], ascending=False)
     labels = [f"{v}: {st}" for v, st in zip(s["variant"], s["strategy"])]
 
@@ -271,26 +304,28 @@ def sweep_figure(fig_id: str, title: str, strat: pd.DataFrame, balance: pd.DataF
         ax = axes[0]
         y = np.arange(len(labels))
         colors = np.where(s["flag"], "#c44e52", "#4c72b0")
-        for yi, (d, lo, hi, col) in enumerate(zip(s["diff"], s["lo"], s["hi"], colors)):
+        for yi, (d, lo, hi, col) in enumerate(zip(*(100 * s[c] for c in ("diff", "lo", "hi")), colors)):
             ax.errorbar([d], [yi], xerr=[[d - lo], [hi - d]], fmt="o", color=col, capsize=3, ms=4)
         ax.axvline(0, color="k", lw=1)
         ax.set_yticks(y, labels)
-        ax.set_xlabel("win rate minus baseline (95% interval; red = flagged)")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=7))  # few enough ticks that labels never touch
+        ax.set_xlabel("win rate minus baseline, pp (95% interval; red = flagged)")
         ax = axes[1]
         if len(balance):
             b = balance.sort_values("variant", ascending=False)
             yb = np.arange(len(b))
             colors = np.where(b["flag"], "#c44e52", "#4c72b0")
-            for yi, (d, lo, hi, col) in enumerate(zip(b["diff"], b["lo"], b["hi"], colors)):
+            for yi, (d, lo, hi, col) in enumerate(zip(*(100 * b[c] for c in ("diff", "lo", "hi")), colors)):
                 ax.errorbar([d], [yi], xerr=[[d - lo], [hi - d]], fmt="o", color=col, capsize=3, ms=4)
             ax.set_yticks(yb, b["variant"].astype(str))
             ax.axvline(0, color="k", lw=1)
-        ax.set_xlabel("seat balance minus baseline")
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=5))
+        ax.set_xlabel("seat balance minus baseline, pp (95% interval)")
         fig.suptitle(title)
         fig.tight_layout()
         return fig
 
     return _figure(fig_id, f"{title}: each variant against the baseline",
-                   f"{title}: difference from the baseline in win rate per strategy (left) and in "
-                   "seat balance (right), with 95% intervals; red marks differences flagged after "
-                   "the Holm correction.", draw)
+                   f"{title}: difference from the baseline, in percentage points, in win rate per "
+                   "strategy (left) and in seat balance (right), with 95% intervals; red marks "
+                   "differences flagged after the Holm correction.", draw)
