@@ -460,3 +460,21 @@ def test_tables_fit_a_1400px_window(tmp_path):
     assert {"tab-datasets", "tab-cards-progress-4-baseline"} <= {t for t, _, _ in tables}
     too_wide = [(t, int(need), int(have)) for t, need, have in tables if int(need) > int(have)]
     assert not too_wide
+
+
+def test_the_fits_run_with_one_blas_thread(tmp_path, monkeypatch):
+    """A multithreaded BLAS slows the report's small fits down many times on a busy machine:
+    the card values must be fitted with BLAS held to one thread (threadpoolctl)."""
+    from threadpoolctl import threadpool_info
+
+    import nesim.stats as S
+    seen = []
+    fit = S.card_stats
+
+    def recording(*args, **kwargs):
+        seen.extend(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas")
+        return fit(*args, **kwargs)
+    monkeypatch.setattr(S, "card_stats", recording)
+    d = write_dataset(tmp_path / "ds", games=("mecenat",), n_players=(2,), n_games=60)
+    build_report([str(d)], str(tmp_path / "r.html"))
+    assert seen and set(seen) == {1}

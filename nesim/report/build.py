@@ -349,6 +349,19 @@ def _drop_groups(df: pd.DataFrame, drop: set[tuple[str, int, str]]) -> pd.DataFr
 def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.PathLike,
                  progress: Callable[[str], None] | None = None,
                  warn: Callable[[str], None] | None = None) -> None:
+    """See _build_report. The fits of the statistics solve small systems (a few dozen unknowns),
+    which a multithreaded BLAS only slows down, many times over on a busy machine (the card
+    values of the demo: 129 s with OpenBLAS's default threads against 23 s with one): one
+    thread for BLAS while the report is built."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        _build_report(dataset_dirs, out_file, progress, warn)
+
+
+def _build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.PathLike,
+                  progress: Callable[[str], None] | None = None,
+                  warn: Callable[[str], None] | None = None) -> None:
     """Writes one self-contained HTML report about the datasets in ``dataset_dirs`` to ``out_file``.
 
     Raises NesimError (one line naming the path) when a dataset is missing or unreadable or the
