@@ -4,9 +4,10 @@ Every compiled function is kept in Numba's cache (``cache=True``); a later run l
 fraction of a second. Only a cold cache (a fresh clone, an edited kernel or strategy file, an
 empty ``NUMBA_CACHE_DIR``) compiles, and only then does :func:`announce_compiles` print:
 
-    nesim: compiling the game kernel and strategies strong, random (first run only, about 6 minutes on 2 cores)...
-    nesim: compiled strategy strong (95 s)
-    nesim: compiled the game kernel (130 s)
+    nesim: compiling the game kernel and strategies strong, random (first run only, about 4 minutes on 2 cores)...
+    nesim: compiled strategy strong (50 s)
+    nesim: compiled strategy random (2 s)
+    nesim: compiled the game kernel (170 s)
 
 A cold cache is detected by Numba itself: its ``numba:compile`` event fires only when a function
 is compiled, not when it is loaded from the cache, so a warm start prints nothing by
@@ -25,9 +26,11 @@ from typing import Callable
 KERNEL = "the game kernel"
 
 # CPU minutes each piece takes to compile on a cold cache, measured on the 2-core development
-# machine (see README, "first run"); only used for the estimate in the first line.
-_CPU_MINUTES = {KERNEL: 2.0, "strategy strong": 2.5}
-_CPU_MINUTES_OTHER_STRATEGY = 0.3
+# machine (user+sys of a run with an empty NUMBA_CACHE_DIR: 3.0 for the kernel with random, 3.8
+# with strong, greedy and economy too; see README, "First run"). Compiling is single-threaded, so
+# on an idle machine these are minutes of waiting too. Only used for the estimate in the first line.
+_CPU_MINUTES = {KERNEL: 2.9, "strategy strong": 0.6}
+_CPU_MINUTES_OTHER_STRATEGY = 0.1
 
 _active: "CompileNotice | None" = None
 
