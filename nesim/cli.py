@@ -101,15 +101,18 @@ def main(argv: list[str] | None = None) -> None:
 # ---------------------------------------------------------------------------- commands
 
 
-def announces_compiles(command):
-    """For a command that runs the kernel: on a cold Numba cache (a first run) it compiles for
-    minutes before its first game, and says so on stderr (nesim/compiling.py); warm, it is silent."""
+def announces_compiles(command=None, *, plays: bool = True):
+    """For a command that runs the kernel (``plays``) or loads strategies: on a cold Numba cache
+    (a first run) it compiles for minutes, and says so on stderr (nesim/compiling.py); warm, it
+    is silent."""
+    if command is None:
+        return functools.partial(announces_compiles, plays=plays)
 
     @functools.wraps(command)
     def announcing(*args, **kwargs):
         from nesim.compiling import announce_compiles
 
-        with announce_compiles(lambda line: click.echo(line, err=True)):
+        with announce_compiles(lambda line: click.echo(line, err=True), plays):
             return command(*args, **kwargs)
 
     return announcing
@@ -315,11 +318,15 @@ def bench(as_json: bool, strategy: str, no_startup: bool, kernel_games: int, ref
 
 @cli.command("strategies")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@announces_compiles(plays=False)
 def strategies_cmd(as_json: bool) -> None:
     """List the strategies with their idea and parameters."""
     import json
 
-    from nesim.registry import modules
+    from nesim.compiling import expect_strategies
+    from nesim.registry import known_names, modules
+
+    expect_strategies(known_names())  # importing every one compiles them on a first run
 
     rows = [{"name": m.NAME, "description": m.DESCRIPTION, "params": dict(m.PARAMS)}
             for m in modules().values()]

@@ -71,8 +71,9 @@ class CompileNotice:
     Only the outermost compile counts as a piece: the functions it calls are compiled inside it
     (nested events), and their time is its time."""
 
-    def __init__(self, write: Callable[[str], None]):
+    def __init__(self, write: Callable[[str], None], plays: bool = True):
         self.write = write
+        self.plays = plays  # the command plays games, so the kernel compiles unless loaded already
         self.expected: list[str] = []  # pieces the command will use, in order (see expect)
         self.done: set[str] = set()  # pieces loaded or compiled already
         self.announced = False
@@ -102,7 +103,7 @@ class CompileNotice:
     def _still_to_come(self, piece: str) -> list[str]:
         """The piece compiling now and those expected after it, the kernel last (it is compiled
         when the first game is played, after every strategy is loaded)."""
-        if not _kernel_loaded():
+        if self.plays and not _kernel_loaded():
             self.expect([KERNEL])
         later = [p for p in self.expected if p != piece and p not in self.done and not _loaded(p)]
         return [piece] + sorted(later, key=lambda p: p == KERNEL)
@@ -126,13 +127,14 @@ def expect_strategies(names: Iterable[str]) -> None:
 
 
 @contextlib.contextmanager
-def announce_compiles(write: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
-                      ) -> Iterator[CompileNotice]:
-    """While active, every Numba compile is announced through ``write`` (see the module text)."""
+def announce_compiles(write: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True),
+                      plays: bool = True) -> Iterator[CompileNotice]:
+    """While active, every Numba compile is announced through ``write`` (see the module text);
+    ``plays``: the command plays games (and so needs the kernel), not only loads strategies."""
     global _active
     from numba.core import event
 
-    notice = CompileNotice(write)
+    notice = CompileNotice(write, plays)
 
     class _Listener(event.Listener):
         def on_start(self, ev):

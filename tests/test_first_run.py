@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from numba import njit
 
-from nesim.compiling import KERNEL, announce_compiles, header, piece_of
+from nesim import compiling
+from nesim.compiling import KERNEL, CompileNotice, announce_compiles, header, piece_of
 
 NESIM = str(Path(sys.executable).with_name("nesim"))
 HEADER = re.compile(r"^nesim: compiling (.+) \(first run only, about (\d+) minutes? on 2 cores\)\.\.\.$")
@@ -49,10 +50,30 @@ def test_nothing_is_said_when_nothing_compiles():
 
 
 def test_the_first_line_names_the_kernel_and_the_strategies_with_an_estimate():
-    m = HEADER.match(header([f"strategy strong", KERNEL, "strategy random"]))
+    m = HEADER.match(header(["strategy strong", KERNEL, "strategy random"]))
     assert m and m.group(1) == "the game kernel and strategies strong, random"
     assert int(m.group(2)) >= 1
     assert HEADER.match(header(["strategy random"])).group(1) == "strategy random"
+
+
+def _first_line(plays: bool) -> str:
+    lines: list[str] = []
+    notice = CompileNotice(lines.append, plays)
+    notice.expect(["strategy unused_a", "strategy unused_b"])  # what resolve_seats announces
+    notice.on_start("strategy unused_a")
+    notice.on_end("strategy unused_a")
+    assert re.fullmatch(r"nesim: compiled strategy unused_a \(\d+ s\)", lines[1]), lines
+    return HEADER.match(lines[0]).group(1)
+
+
+def test_the_first_line_names_every_strategy_expected_and_the_kernel_last(monkeypatch):
+    monkeypatch.setattr(compiling, "_kernel_loaded", lambda: False)
+    assert _first_line(plays=True) == "the game kernel and strategies unused_a, unused_b"
+
+
+def test_a_command_that_plays_no_game_does_not_announce_the_kernel(monkeypatch):
+    monkeypatch.setattr(compiling, "_kernel_loaded", lambda: False)
+    assert _first_line(plays=False) == "strategies unused_a, unused_b"
 
 
 def test_code_is_named_as_the_user_knows_it():
