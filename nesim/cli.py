@@ -12,6 +12,7 @@ without click's usage block. ``--help`` and ``--version`` behave as usual (exit 
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 from collections.abc import Iterator
 
@@ -99,6 +100,24 @@ def main(argv: list[str] | None = None) -> None:
 
 # ---------------------------------------------------------------------------- commands
 
+
+def announces_compiles(command=None, *, plays: bool = True):
+    """For a command that runs the kernel (``plays``) or loads strategies: on a cold Numba cache
+    (a first run) it compiles for minutes, and says so on stderr (nesim/compiling.py); warm, it
+    is silent."""
+    if command is None:
+        return functools.partial(announces_compiles, plays=plays)
+
+    @functools.wraps(command)
+    def announcing(*args, **kwargs):
+        from nesim.compiling import announce_compiles
+
+        with announce_compiles(lambda line: click.echo(line, err=True), plays):
+            return command(*args, **kwargs)
+
+    return announcing
+
+
 GAME_CHOICE = click.Choice(["progress", "mecenat", "glory"])
 
 
@@ -158,6 +177,7 @@ def _print_log(data, game, as_json: bool, title: str) -> None:
               help="The game's seed, 0 to 2**64-1.")
 @click.option("--json", "as_json", is_flag=True, help="Print the events as JSON lines.")
 @data_option
+@announces_compiles
 def play(game: str, n_players: int, strategies: str, seed: int, as_json: bool, data_dir: str | None) -> None:
     """Play one game and print its log round by round.
 
@@ -272,6 +292,7 @@ def cards(game: str | None, as_json: bool, spec: str | None, variant: str | None
               help="Of those, games the reference engine replays.")
 @click.option("--repeats", default=5, show_default=True, type=click.IntRange(1),
               help="Times each engine plays its games, taking turns; the best rate is kept.")
+@announces_compiles
 def bench(as_json: bool, strategy: str, no_startup: bool, kernel_games: int, reference_games: int,
           repeats: int) -> None:
     """Games per second of the kernel and the reference engine on the same games."""
@@ -297,11 +318,15 @@ def bench(as_json: bool, strategy: str, no_startup: bool, kernel_games: int, ref
 
 @cli.command("strategies")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@announces_compiles(plays=False)
 def strategies_cmd(as_json: bool) -> None:
     """List the strategies with their idea and parameters."""
     import json
 
-    from nesim.registry import modules
+    from nesim.compiling import expect_strategies
+    from nesim.registry import known_names, modules
+
+    expect_strategies(known_names())  # importing every one compiles them on a first run
 
     rows = [{"name": m.NAME, "description": m.DESCRIPTION, "params": dict(m.PARAMS)}
             for m in modules().values()]
@@ -359,6 +384,7 @@ def _simulate_options_stored(out: str) -> dict:
               "given are those it was started with, those given must be the same.")
 @click.option("--force", is_flag=True, help="Overwrite an existing dataset in --out.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary line.")
+@announces_compiles
 def simulate(game, n_players, strategies, n_games, seed, out, jobs, backend, scheduler, chunk_size,
              resume, force, quiet) -> None:
     """Run many games and write a Parquet dataset (games, players, builds, rounds)."""
@@ -394,6 +420,7 @@ def simulate(game, n_players, strategies, n_games, seed, out, jobs, backend, sch
 @click.argument("directory", type=click.Path(path_type=str))
 @click.argument("game_id", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print the events as JSON lines.")
+@announces_compiles
 def replay(directory: str, game_id: int, as_json: bool) -> None:
     """Regenerate one game of a dataset from its seed and configuration and print its log."""
     from nesim import dataset as ds
@@ -472,6 +499,7 @@ def report(directories: tuple[str, ...], out: str, quiet: bool) -> None:
               "left out; given, it must be the one the sweep was started with).")
 @click.option("--force", is_flag=True, help="Overwrite an existing dataset in --out.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary line.")
+@announces_compiles
 def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume, force, quiet) -> None:
     """Run every variant of a sweep file at every player count into one dataset."""
     from nesim.runner import DEFAULT_CHUNK, resumable_manifest, run, units_from_manifest

@@ -1,4 +1,4 @@
-"""The strategy registry: finds every module of the ``strategies`` package and parses specs.
+"""The strategy registry: finds the modules of the ``strategies`` package and parses specs.
 
 A spec is ``name`` or ``name:param=value,param=value`` (``greedy:reserve=8,build_bias=1.5``).
 Each strategy module defines ``NAME``, ``DESCRIPTION`` (one line), ``PARAMS`` (name -> default)
@@ -13,12 +13,14 @@ import math
 import pkgutil
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
 from nesim.cards import GameData
+from nesim.compiling import expect_strategies
 from nesim.errors import NesimError
 from nesim.kernel.batch import MAXPARAMS
 
@@ -58,22 +60,82 @@ def _fmt(v: float) -> str:
 
 @lru_cache(maxsize=None)
 def modules() -> dict[str, ModuleType]:
+    """Every strategy, by name. This imports (and so compiles, on a cold cache) every strategy
+    module: only for listing them all; a run loads the ones it uses with :func:`find`."""
+    found = {}
+    for module_name in _module_names():
+        mod = _import(module_name)
+        if mod is not None:
+            found[mod.NAME] = mod
+    return dict(sorted(found.items()))
+
+
+def _module_names() -> dict[str, Path]:
+    """Module name -> its source file, for every module of the strategies package."""
     import strategies
 
-    found = {}
-    for info in pkgutil.iter_modules(strategies.__path__):
-        if info.name.startswith("_"):
-            continue
+    folder = Path(strategies.__path__[0])
+    return {info.name: folder / info.name / "__init__.py" if info.ispkg else folder / f"{info.name}.py"
+            for info in pkgutil.iter_modules(strategies.__path__) if not info.name.startswith("_")}
+
+
+@lru_cache(maxsize=None)
+def _import(module_name: str) -> ModuleType | None:
+    """The module ``strategies.<module_name>`` if it is a strategy, else None.
+
+    Each ``choose`` has an explicit signature, so importing a module compiles it (or loads it
+    from Numba's cache) at once: a piece the first run announces (nesim/compiling.py)."""
+    try:
+        mod = importlib.import_module(f"strategies.{module_name}")
+    except Exception as exc:  # a broken strategy file is the user's to fix: name it, one line
+        raise NesimError(f"strategies/{module_name}.py does not load: {type(exc).__name__}: {exc}") from None
+    if not all(hasattr(mod, a) for a in ("NAME", "DESCRIPTION", "PARAMS", "choose")):
+        return None
+    if len(mod.PARAMS) > MAXPARAMS:
+        raise NesimError(f"strategy {mod.NAME}: at most {MAXPARAMS} parameters")
+    return mod
+
+
+@lru_cache(maxsize=None)
+def _declared_names() -> dict[str, str | None]:
+    """Module name -> the ``NAME = "..."`` its source declares (None when not a plain string),
+    read without importing, so that finding one strategy compiles no other."""
+    import ast
+
+    names = {}
+    for module_name, path in _module_names().items():
+        names[module_name] = None
         try:
-            mod = importlib.import_module(f"strategies.{info.name}")
-        except Exception as exc:  # a broken strategy file is the user's to fix: name it, one line
-            raise NesimError(f"strategies/{info.name}.py does not load: {type(exc).__name__}: {exc}") from None
-        if not all(hasattr(mod, a) for a in ("NAME", "DESCRIPTION", "PARAMS", "choose")):
-            continue
-        if len(mod.PARAMS) > MAXPARAMS:
-            raise NesimError(f"strategy {mod.NAME}: at most {MAXPARAMS} parameters")
-        found[mod.NAME] = mod
-    return dict(sorted(found.items()))
+            tree = ast.parse(path.read_bytes())
+        except (OSError, SyntaxError, ValueError):
+            continue  # a broken file: importing it tells what is wrong
+        for node in tree.body:
+            if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "NAME" for t in node.targets)
+                    and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+                names[module_name] = node.value.value
+    return names
+
+
+def find(name: str) -> ModuleType | None:
+    """The module of strategy ``name``, importing only it; None when there is no such strategy."""
+    declared = _declared_names()
+    for module_name, declared_name in declared.items():
+        if declared_name == name:
+            mod = _import(module_name)
+            if mod is not None and mod.NAME == name:
+                return mod
+    if None in declared.values():  # a module whose name only importing tells
+        return modules().get(name)
+    return None
+
+
+def known_names() -> list[str]:
+    """The names of every strategy, for error messages; imports none unless a module's NAME is
+    not a plain string."""
+    declared = _declared_names()
+    if None in declared.values():
+        return list(modules())
+    return sorted(declared.values())
 
 
 def param_value(raw: str | float, where: str) -> float:
@@ -95,10 +157,9 @@ def param_value(raw: str | float, where: str) -> float:
 def resolve(spec: str) -> Strategy:
     """The strategy a spec names, with its parameters set; a bad spec is a user error."""
     name, _, rest = spec.strip().partition(":")
-    mods = modules()
-    if name not in mods:
-        raise NesimError(f"unknown strategy {name!r} (known: {', '.join(mods)})")
-    mod = mods[name]
+    mod = find(name)
+    if mod is None:
+        raise NesimError(f"unknown strategy {name!r} (known: {', '.join(known_names())})")
     values = dict(mod.PARAMS)
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, raw = item.partition("=")
@@ -153,4 +214,10 @@ def resolve_seats(spec: str, n: int) -> list[Strategy]:
         parts *= n
     if len(parts) != n:
         raise NesimError(f"--strategies names {len(parts)} strategies for {n} players")
-    return [resolve(p) for p in parts]
+    return resolve_all(parts)
+
+
+def resolve_all(specs: "list[str]") -> list[Strategy]:
+    """Each spec resolved in turn; on a first run, the line announcing the compile names them all."""
+    expect_strategies(dict.fromkeys(spec.strip().partition(":")[0] for spec in specs))
+    return [resolve(spec) for spec in specs]

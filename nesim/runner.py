@@ -428,7 +428,11 @@ class RunSummary:
 
 
 def warm_up(units: list[Unit], tables: list[np.ndarray], datas: list[GameData]) -> None:
-    """Compiles (or loads from the cache) every strategy mix once, before workers start."""
+    """Compiles (or loads from the cache) every strategy mix once, before workers start.
+
+    On a cold Numba cache this is where the kernel compiles, for minutes: the commands that get
+    here announce it (nesim/compiling.py). The strategies are compiled earlier, when the registry
+    imports each one."""
     seen = set()
     for u, tab, data in zip(units, tables, datas):
         key = (u.n_players, tuple(sorted(set(u.strategies))))

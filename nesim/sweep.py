@@ -157,17 +157,16 @@ def _player_count(path, key, value) -> None:
 
 
 def _strategies(path, key, value) -> tuple[str, ...]:
-    from nesim.registry import resolve
+    from nesim.registry import resolve_all
 
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(x, str) for x in value):
         raise _err(path, key, "must be a list of strategy names (with parameters, e.g. 'greedy:reserve=2')")
-    for spec in value:
-        try:
-            resolve(spec)
-        except NesimError as exc:
-            raise _err(path, key, str(exc)) from None
+    try:
+        resolve_all(value)
+    except NesimError as exc:
+        raise _err(path, key, str(exc)) from None
     return tuple(value)
 
 
@@ -214,15 +213,16 @@ def _check_variant(path, where: str, raw: dict, games: tuple[str, ...]) -> Varia
     params = raw.get("params", {})
     if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
         raise _err(path, f"{where}.params", "must be a table of strategy -> {parameter = number}")
-    from nesim.registry import modules, param_value
+    from nesim.registry import find, known_names, param_value
 
     for strat, values in params.items():
-        if strat not in modules():
-            raise _err(path, f"{where}.params.{strat}", f"unknown strategy (known: {', '.join(modules())})")
+        mod = find(strat)
+        if mod is None:
+            raise _err(path, f"{where}.params.{strat}", f"unknown strategy (known: {', '.join(known_names())})")
         for p, v in values.items():
-            if p not in modules()[strat].PARAMS:
+            if p not in mod.PARAMS:
                 raise _err(path, f"{where}.params.{strat}.{p}", f"unknown parameter of {strat} "
-                           f"(known: {', '.join(modules()[strat].PARAMS) or 'none'})")
+                           f"(known: {', '.join(mod.PARAMS) or 'none'})")
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise _err(path, f"{where}.params.{strat}.{p}", f"must be a number, got {v!r}")
             param_value(v, f"{path}: {where}.params.{strat}.{p}")
