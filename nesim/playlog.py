@@ -125,7 +125,7 @@ def _other_line(data: GameData, ev: dict) -> Iterator[str]:
                 won = " - solo goal reached" if s["solo_cleared"] else " - solo goal missed"
             yield (f"  seat {s['seat']}: {s['total']} points (buildings {s['building_points']}, "
                    f"bonuses {s['bonus_points']}, money {s['money']}, VP {s['vp_points']} from "
-                   f"{s['vp_tokens']} tokens, unpaid wages -{s['unpaid_penalty']}), rank {s['rank']}{won}")
+                   f"{s['vp_tokens']} tokens, unpaid wages {-s['unpaid_penalty']}), rank {s['rank']}{won}")
 
 
 def json_lines(events: list[dict]) -> Iterator[str]:

@@ -288,3 +288,15 @@ def test_a_sweep_plays_strategy_parameters_at_full_precision(tmp_path):
 ])
 def test_a_number_too_large_for_the_kernel_is_refused(tmp_path, extra):
     refused_sweep(tmp_path, sweep_file(tmp_path, extra), "variant[0]", "too large")
+
+
+def test_the_game_log_prints_no_minus_zero_for_unpaid_wages():
+    from nesim.cards import load_game
+    from nesim.playlog import text_lines
+    score = {"seat": 0, "total": 40, "building_points": 20, "bonus_points": 0, "money": 10,
+             "vp_points": 10, "vp_tokens": 3, "unpaid_penalty": 0, "rank": 1, "solo_cleared": None}
+    lines = list(text_lines(load_game("progress"), [{"event": "end", "scores": [score]}], "t"))
+    assert any("unpaid wages 0)" in line for line in lines) and not any("-0" in line for line in lines)
+    score["unpaid_penalty"] = 6
+    lines = list(text_lines(load_game("progress"), [{"event": "end", "scores": [score]}], "t"))
+    assert any("unpaid wages -6)" in line for line in lines)
