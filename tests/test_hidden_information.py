@@ -25,11 +25,6 @@ PEEKED = 1 << 28  # an error flag the kernel never sets: a decision changed with
 GAMES = ["progress", "mecenat", "glory"]
 
 
-def known_top(s) -> int:
-    """In solo the set-aside card B lies known on top of the deck until it is drawn."""
-    return 1 if s.n == 1 and s.deck_n == s.deck_start_n else 0
-
-
 @njit
 def deal_again(alt, tab, seat):
     """alt[0] with what ``seat`` cannot see dealt anew, its generator left as it was."""

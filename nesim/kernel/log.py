@@ -8,7 +8,7 @@ import numpy as np
 
 from nesim.cards import CONSUMER, GameData
 from nesim.kernel.core import (K_BUILD, K_DISCARD, K_KEEP, K_MODE, K_OPTION, K_PLACE, K_SALE_SHORT,
-                               K_SELL, K_SELL_CARD, OWN, PAIR, sale_is_legal)
+                               K_SELL, K_SELL_CARD, OWN, PAIR, sale_is_legal, sale_price)
 from nesim.kernel.tables import CONS, NT, STATE, build_table
 from nesim.reference.decisions import BUILD, DISCARD, KEEP, MODE, PLACE, SELL
 from nesim.reference.replay import DecisionLog
@@ -49,10 +49,7 @@ def kernel_sale_options(data: GameData, tab: np.ndarray, n_players: int, cards: 
     s["n"] = n_players
     opts = np.array(cards, dtype=np.int64)
     key = lambda c: data.buildings[c].key  # noqa: E731
-    prices = [int(data.buildings[c].asset_value) for c in cards]
-    if n_players == 1:
-        prices = [p // data.rules.solo_sale_divisor for p in prices]
-    if sum(prices) < short:
+    if sum(sale_price(s, tab, c) for c in cards) < short:
         return {tuple(key(c) for c in cards)}
     groups = [(c, [i for i, x in enumerate(cards) if x == c]) for c in dict.fromkeys(cards)]
     legal = set()
