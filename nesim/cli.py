@@ -316,6 +316,18 @@ def bench(as_json: bool, strategy: str, no_startup: bool, kernel_games: int, ref
         click.echo(f"warm start: {warm:.2f} s from a new process to its first kernel game")
 
 
+@cli.command(context_settings={"ignore_unknown_options": True, "help_option_names": []})
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def learn(args: tuple[str, ...]) -> None:
+    """Learn strong's corrections from searched games: teach, roll-in, fit, judge, export.
+
+    `nesim learn -h` and `nesim learn SUBCOMMAND -h` give the details (nesim/learn.py).
+    """
+    from nesim import learn as learning
+
+    learning.main(list(args))
+
+
 @cli.command("strategies")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @announces_compiles(plays=False)

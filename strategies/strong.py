@@ -67,7 +67,7 @@ per card and number of the seat's position (``learned_state``), in thousandths o
 rows below the card table (from ``LEARNED_ROW``). They come from ``strong_learned/<game>.csv``,
 cards named by key, which :func:`table_rows` reads and the runner seats below the table
 (nesim/registry.py, game_table); ``learned`` scales them (0: off). Only Glory has such a file,
-fitted (experiments/learn_offsets.py) to the choices of the nested search above (``solo_nest=3``,
+fitted (nesim/learn.py, `nesim learn`) to the choices of the nested search above (``solo_nest=3``,
 8 futures) in 450 Glory games it played with the corrections of the round before, themselves
 fitted to 600 games of the nested search playing with corrections learned from strong's own flat
 search. On seeds 0-999 strong scores 98.5 points and clears 44.1% with them, 96.4 and 41.6% with

@@ -1,5 +1,5 @@
 """strong's learned corrections (rows of an extended card table, strategies/strong.py LEARNED_ROW)
-and the experiment that learns them (experiments/learn_offsets.py): the rows reach the right
+and the experiment that learns them (nesim/learn.py, `nesim learn`): the rows reach the right
 decisions with the right sign, a replayed searched game records exactly the choices it made, the
 fit recovers a preference planted in its data, and the runner seats strong in Glory solo with the
 corrections of strategies/strong_learned/glory.csv (and only there)."""
@@ -23,10 +23,9 @@ from nesim.kernel.core import K_BUILD, K_DISCARD, K_PLACE
 from nesim.kernel.tables import CARPENTER, MAXOPTS, NCOLS, STATE, build_table, card_ids
 from nesim.registry import game_table, param_matrix, resolve
 from nesim.rng import game_seeds
+from nesim import learn as learn_offsets
 from strategies import strong
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "experiments"))
-import learn_offsets  # noqa: E402
 
 ROWS = strong.LEARNED_PLACE_STATE - strong.LEARNED_ROW + strong.LEARNED_STATE
 

@@ -1,11 +1,11 @@
 """Learn corrections to strong's one-ply values from the choices of a searched solo game.
 
-    .venv/bin/python experiments/learn_offsets.py teach --first 0 --count 500 --jobs 1 --out DIR
-    .venv/bin/python experiments/learn_offsets.py fit DIR --out T1.npy
-    .venv/bin/python experiments/learn_offsets.py teach --table T1.npy --first 1000 --count 500 --jobs 1 --out DIR2
-    .venv/bin/python experiments/learn_offsets.py roll-in --spec TEACHER --table T1.npy --first 50000 --count 20 --out DIR
-    .venv/bin/python experiments/learn_offsets.py judge T1.npy --first 6000 --count 400
-    .venv/bin/python experiments/learn_offsets.py export T1.npy --out strategies/strong_learned/glory.csv
+    .venv/bin/nesim learn teach --first 0 --count 500 --jobs 1 --out DIR
+    .venv/bin/nesim learn fit DIR --out T1.npy
+    .venv/bin/nesim learn teach --table T1.npy --first 1000 --count 500 --jobs 1 --out DIR2
+    .venv/bin/nesim learn roll-in --spec TEACHER --table T1.npy --first 50000 --count 20 --out DIR
+    .venv/bin/nesim learn judge T1.npy --first 6000 --count 400
+    .venv/bin/nesim learn export T1.npy --out strategies/strong_learned/glory.csv
 
 strong's solo search picks each placement, build and discard by playouts played with its own
 one-ply choices, and the search is only as good as those playouts. This is a step of policy
@@ -510,8 +510,8 @@ def judge(args) -> None:
         np.savez(args.save, seeds=seeds, a=res["A"], b=res["B"])
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="nesim learn", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     t = sub.add_parser("teach")
     t.add_argument("--spec", default="strong")
@@ -554,7 +554,7 @@ def main() -> None:
     j.add_argument("--against", help="corrections side A plays with (none unless given)")
     j.add_argument("--reuse", help="an earlier judgement (--save) whose side B is this side A, "
                    "read in place of playing A again")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     {"teach": teach, "roll-in": roll_in, "fit": fit, "judge": judge, "export": export}[args.cmd](args)
 
 
