@@ -364,3 +364,17 @@ def test_the_corrections_leave_two_player_games_alone():
     b = batch.play(glory, 2, seeds, [s.choose] * 2, param_matrix([s, s]), with_log=True,
                    table=build_table(glory))
     assert np.array_equal(a.logs, b.logs) and np.array_equal(a.players, b.players)
+
+
+def test_nesim_learn_export_writes_the_shipped_file_from_a_table(tmp_path, monkeypatch):
+    """`nesim learn` reaches nesim/learn.py: exporting the judged table gives the file Glory ships."""
+    from click.testing import CliRunner
+
+    from nesim.cli import cli
+
+    out = tmp_path / "glory.csv"
+    got = CliRunner().invoke(cli, ["learn", "export", str(RESULTS / "tn8r2.npy"), "--game", "glory",
+                                   "--out", str(out)])
+    assert got.exit_code == 0, got.output
+    monkeypatch.setattr(strong, "LEARNED_DIR", tmp_path)
+    assert np.array_equal(strong.table_rows(load_game("glory")), np.load(RESULTS / "tn8r2.npy"))
