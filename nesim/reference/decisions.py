@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 PLACE, BUILD, DISCARD, KEEP, MODE, SELL = "PLACE", "BUILD", "DISCARD", "KEEP", "MODE", "SELL"
-KINDS = (PLACE, BUILD, DISCARD, KEEP, MODE, SELL)
 
 
 @dataclass
