@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import sys
 from collections.abc import Iterator
 
@@ -468,12 +469,22 @@ def _each_dataset_once(directories: tuple[str, ...]) -> None:
     twice and every interval would narrow as if they were new."""
     import os
 
+    from nesim.dataset import read_manifest
+
     seen: dict[str, str] = {}
     for d in directories:
         real = os.path.realpath(d)
         if real in seen:
             raise NesimError(f"{d} is the same dataset as {seen[real]}: give each dataset once")
         seen[real] = d
+    # A copy elsewhere holds the same games: the games follow from the config (units and seeds).
+    played: dict[str, str] = {}
+    for d in directories:
+        config = json.dumps(read_manifest(d).get("config"), sort_keys=True)
+        if config in played:
+            raise NesimError(f"{d} holds the same games as {played[config]} (same configuration and "
+                             "seeds, a copy?): give each dataset once")
+        played[config] = d
 
 
 @cli.command()

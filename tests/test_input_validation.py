@@ -90,6 +90,16 @@ def test_report_refuses_a_dataset_given_by_a_relative_and_an_absolute_path(datas
     assert not out.exists()
 
 
+def test_report_refuses_a_copy_of_a_dataset_since_it_holds_the_same_games(dataset, tmp_path):
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(dataset, copy)
+    out = tmp_path / "r.html"
+    one_line_error(nesim("report", dataset, copy, "--out", out, "--quiet"), str(copy), "same games", str(dataset))
+    assert not out.exists()
+
+
 # ---------------------------------------------------------------------------- item 7: empty, wrong type, not UTF-8
 
 
