@@ -162,6 +162,24 @@ def _kernel_log(data, n: int, specs, seed: int):
     return res.decision_log(0), res
 
 
+def _check_html_out(html_out: str | None) -> None:
+    """Refuses a game page that could not be written, before the game is played."""
+    if html_out is not None:
+        from pathlib import Path
+
+        from nesim.report.build import check_writable
+
+        check_writable(Path(html_out), option="--html")
+
+
+def _write_html(html_out: str | None, data, game, title: str) -> None:
+    if html_out is not None:
+        from nesim.report.viewer import write_viewer
+
+        write_viewer(html_out, data, game.events, title)
+        click.echo(f"game viewer written to {html_out}", err=True)
+
+
 def _print_log(data, game, as_json: bool, title: str) -> None:
     from nesim.playlog import json_lines, text_lines
 
@@ -177,15 +195,20 @@ def _print_log(data, game, as_json: bool, title: str) -> None:
 @click.option("--seed", default=0, show_default=True, type=int, callback=_checked_seed,
               help="The game's seed, 0 to 2**64-1.")
 @click.option("--json", "as_json", is_flag=True, help="Print the events as JSON lines.")
+@click.option("--html", "html_out", default=None, type=click.Path(dir_okay=False, path_type=str),
+              help="Also write a page that steps through the game (self-contained HTML).")
 @data_option
 @announces_compiles
-def play(game: str, n_players: int, strategies: str, seed: int, as_json: bool, data_dir: str | None) -> None:
+def play(game: str, n_players: int, strategies: str, seed: int, as_json: bool, html_out: str | None,
+         data_dir: str | None) -> None:
     """Play one game and print its log round by round.
 
     The kernel plays the game with the strategies; the reference engine replays its decisions
     and prints what happened, so the log is also a check of the kernel.
     """
     from nesim.registry import resolve_seats
+
+    _check_html_out(html_out)
 
     n = _players_count(n_players)
     data = _load(game, data_dir)
@@ -195,7 +218,9 @@ def play(game: str, n_players: int, strategies: str, seed: int, as_json: bool, d
     log, _ = _kernel_log(data, n, specs, seed)
     labels = ", ".join(s.label for s in specs)
     title = f"{game.capitalize()}, {n} player{'s' * (n != 1)}, seed {seed}, strategies {labels}"
-    _print_log(data, _traced_game(data, log), as_json, title)
+    game = _traced_game(data, log)
+    _print_log(data, game, as_json, title)
+    _write_html(html_out, data, game, title)
 
 
 def _card_rows(data) -> list[dict]:
@@ -433,13 +458,16 @@ def simulate(game, n_players, strategies, n_games, seed, out, jobs, backend, sch
 @click.argument("directory", type=click.Path(path_type=str))
 @click.argument("game_id", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print the events as JSON lines.")
+@click.option("--html", "html_out", default=None, type=click.Path(dir_okay=False, path_type=str),
+              help="Also write a page that steps through the game (self-contained HTML).")
 @announces_compiles
-def replay(directory: str, game_id: int, as_json: bool) -> None:
+def replay(directory: str, game_id: int, as_json: bool, html_out: str | None) -> None:
     """Regenerate one game of a dataset from its seed and configuration and print its log."""
     from nesim import dataset as ds
     from nesim.kernel import core
     from nesim.runner import find_chunk, read_run, regenerate, rotation
 
+    _check_html_out(html_out)
     manifest = read_run(directory)
     chunk = find_chunk(manifest, game_id)
     # Only this game's own part is read, and before anything is printed: an unreadable part is
@@ -451,7 +479,9 @@ def replay(directory: str, game_id: int, as_json: bool) -> None:
     labels = ", ".join(rotation(unit.strategies, i))
     title = (f"{unit.game.capitalize()}, {unit.n_players} player{'s' * (unit.n_players != 1)}, "
              f"game {game_id} of {directory} (variant {unit.variant}, seed {int(res.seeds[0])}), strategies {labels}")
-    _print_log(data, _traced_game(data, log), as_json, title)
+    game = _traced_game(data, log)
+    _print_log(data, game, as_json, title)
+    _write_html(html_out, data, game, title)
     if stored.num_rows == 0:
         click.echo("(this game's chunk is not written yet, so there are no stored scores to compare)", err=True)
         return

@@ -62,6 +62,12 @@ def effect_phrase(data: GameData, ev: dict) -> str:
     return kind
 
 
+def placement_head(data: GameData, ev: dict) -> str:
+    """The start of a placement's line; its effects' phrases follow it, joined by '; '."""
+    where = "" if ev["public"] else " (own)"
+    return f"  seat {ev['seat']} -> {card_name(data, ev['workplace'])}{where}: "
+
+
 def _state_line(ev: dict) -> str:
     parts = [f"Budget ${ev['budget']}"]
     for p in ev["players"]:
@@ -88,18 +94,18 @@ def text_lines(data: GameData, events: list[dict], title: str) -> Iterator[str]:
             yield head + "; ".join(effects or ["no effect"])
             head, effects = None, []
         if kind == "place":
-            where = "" if ev["public"] else " (own)"
-            head = f"  seat {ev['seat']} -> {card_name(data, ev['workplace'])}{where}: "
+            head = placement_head(data, ev)
         elif kind == "state" and previous in ("wages", "sell", "burnt_field_discarded"):
             yield _state_line(ev)  # the position after each payday
         else:
-            yield from _other_line(data, ev)
+            yield from event_lines(data, ev)
         previous = kind
     if head is not None:
         yield head + "; ".join(effects or ["no effect"])
 
 
-def _other_line(data: GameData, ev: dict) -> Iterator[str]:
+def event_lines(data: GameData, ev: dict) -> Iterator[str]:
+    """The lines of an event that is neither a placement, one of its effects nor a state."""
     kind = ev["event"]
     if kind == "setup":
         yield f"Setup: {ev['deck']} cards left in the deck after dealing."
@@ -115,6 +121,8 @@ def _other_line(data: GameData, ev: dict) -> Iterator[str]:
         yield f"  payday: seat {ev['seat']} owes ${ev['owed']}, pays ${ev['paid']}{unpaid}"
     elif kind == "sell":
         yield f"  payday: seat {ev['seat']} sells {card_name(data, ev['card'])} for ${ev['price']}"
+    elif kind == "discard" and ev.get("purpose") == "hand_limit":
+        yield f"  payday: seat {ev['seat']} {effect_phrase(data, ev)} (hand limit)"
     elif kind == "burnt_field_discarded":
         yield f"  seat {ev['seat']}'s worked Burnt Field goes to the discard pile"
     elif kind == "end":

@@ -214,7 +214,8 @@ class Game:
             key = ref
             p.used[key] += 1
         p.placed += self.workers_needed(key)
-        self.emit("place", seat=p.seat, workplace=key, public=where == "pub")
+        self.emit("place", seat=p.seat, workplace=key, public=where == "pub",
+                  slot=int(ref) if where == "pub" else None)
         yield from use(self, p, key)
         if self.trace:
             self.emit("state", **self.snapshot())
@@ -318,6 +319,7 @@ class Game:
 
     def snapshot(self) -> dict:
         return {"budget": self.budget,
+                "row": [{"card": wp.key, "units": wp.placements, "sideways": wp.sideways} for wp in self.public],
                 "players": [{"seat": p.seat, "money": p.money, "hand": p.hand_size(),
                              "items": p.items(), "workers": p.workers, "dolls": p.dolls,
                              "vp": p.vp, "unpaid": p.unpaid,

@@ -649,32 +649,32 @@ def _render(sections: list[Section], dirs: list[str], warnings: list[str]) -> st
                       generated=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"), Markup=jinja2.utils.markupsafe.Markup)
 
 
-def _temporary_beside(out_path: Path, folder: Path) -> tuple[int, str]:
+def _temporary_beside(out_path: Path, folder: Path, option: str = "--out") -> tuple[int, str]:
     """A new hidden temporary file in ``folder`` named after the report (fd, path)."""
     try:
         return tempfile.mkstemp(prefix="." + out_path.name + ".", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise NesimError(f"--out {out_path}: cannot write ({exc.strerror or exc})") from None
+        raise NesimError(f"{option} {out_path}: cannot write ({exc.strerror or exc})") from None
 
 
-def check_writable(out_path: Path) -> None:
+def check_writable(out_path: Path, option: str = "--out") -> None:
     """Refuses an output the report could not be written to, before any work: by creating (and
     removing) a temporary file where the report will be written."""
     if out_path.is_dir():
-        raise NesimError(f"--out {out_path}: is a directory")
+        raise NesimError(f"{option} {out_path}: is a directory")
     folder = next((p for p in (out_path.parent, *out_path.parent.parents) if p.exists()), Path("."))
-    fd, tmp = _temporary_beside(out_path, folder)
+    fd, tmp = _temporary_beside(out_path, folder, option)
     os.close(fd)
     os.unlink(tmp)
 
 
-def _write(out_path: Path, text: str) -> None:
+def _write(out_path: Path, text: str, option: str = "--out") -> None:
     folder = out_path.parent if str(out_path.parent) else Path(".")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise NesimError(f"--out {out_path}: cannot write ({exc.strerror or exc})") from None
-    fd, tmp = _temporary_beside(out_path, folder)
+        raise NesimError(f"{option} {out_path}: cannot write ({exc.strerror or exc})") from None
+    fd, tmp = _temporary_beside(out_path, folder, option)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
@@ -687,7 +687,7 @@ def _write(out_path: Path, text: str) -> None:
             os.unlink(tmp)
         except OSError:
             pass
-        raise NesimError(f"--out {out_path}: cannot write ({exc.strerror or exc})") from None
+        raise NesimError(f"{option} {out_path}: cannot write ({exc.strerror or exc})") from None
     except BaseException:
         try:
             os.unlink(tmp)
