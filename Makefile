@@ -21,8 +21,12 @@ $(STAMP): pyproject.toml | $(VPY)
 	$(VPY) -m pip install --disable-pip-version-check -e '.[test]'
 	touch $(STAMP)
 
+# The fast suite runs on every core (pytest-xdist): each worker compiles what it first needs
+# from Numba's on-disk cache or, on a cold cache, compiles it itself.
+TEST_WORKERS ?= auto
+
 test: venv
-	$(VPY) -m pytest -q -m "not slow" $(PYTEST_ARGS)
+	$(VPY) -m pytest -q -m "not slow" -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 test-all: venv
 	$(VPY) -m pytest -q $(PYTEST_ARGS)
