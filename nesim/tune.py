@@ -666,9 +666,9 @@ def proposal_toml(result: TuneResult) -> str:
     """The proposal as a sweep file: the baseline and, unless nothing changes, the proposed variant."""
     spec = result.spec
     values = proposal_values(result)
-    n_changed, _ = change_size(spec, values)
-    base = spec.variant("baseline", spec.baseline_values())
-    prop = spec.variant("proposal", values)
+    moved = {k: v for k, v in values.items() if not _same(v, spec.baseline_values()[k])}
+    base = spec.variant("baseline", {})  # the file's [baseline] alone, as the knobs left it
+    prop = spec.variant("proposal", moved)
     said = ("meets every target" if result.proposal_meets
             else "is the closest candidate found; NO candidate met every target")
     head = [f"# nesim tune proposal from {spec.path}: candidate {result.proposal} {said}.",
@@ -678,13 +678,12 @@ def proposal_toml(result: TuneResult) -> str:
             f"games = {spec.max_games}", f"seed = {spec.seed}", f"strategies = {_toml_value(list(spec.strategies))}",
             "", "[[variant]]", 'name = "baseline"']
     head += _toml_changes({"cards": base.cards, "rules": base.rules, "params": base.params})
-    if n_changed == 0:
+    if not moved:
         head += ["", "# No change proposed: " + ("the baseline meets the targets." if result.proposal_meets
                                                     else "no candidate did better than the baseline.")]
     else:
         head += ["", "[[variant]]", 'name = "proposal"',
-                 "# " + _describe({k: v for k, v in values.items()
-                                   if not _same(v, spec.baseline_values()[k])})]
+                 "# " + _describe(moved)]
         head += _toml_changes({"cards": prop.cards, "rules": prop.rules, "params": prop.params})
     return "\n".join(head) + "\n"
 
