@@ -184,7 +184,11 @@ def _pp(path, key, value, low: float, high: float) -> float:
 
 
 def _baseline_value(path, key: str, games: tuple[str, ...], variant: Variant, sweep: Sweep):
-    """The value a knob has in the baseline design (the tune file's [baseline] on the data files)."""
+    """The value a knob has in the baseline design (the tune file's [baseline] on the data files).
+
+    The hook for effect arguments as knobs: once the sweep's ``_set_dotted`` and ``_check_variant``
+    accept them (the architecture issue's card effects as data), a knob on one is checked with no
+    change here; only this function must learn to read the argument's current value."""
     head, *rest = key.split(".")
     if head == "cards":
         for g in games:
