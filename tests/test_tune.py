@@ -119,6 +119,26 @@ def test_band_status_and_distance_agree_with_the_band(value, below, above, band_
         assert lo < band_lo <= hi or lo <= band_hi < hi
 
 
+def test_winning_score_is_the_mean_score_of_each_games_rank_one():
+    players = pd.DataFrame({"game": "progress", "n_players": 2, "variant": "v", "game_id": [0, 0, 1, 1, 2, 2],
+                            "seat": [0, 1] * 3, "score": [10, 40, 30, 20, 50, 50], "rank": [2, 1, 1, 2, 1, 2]})
+    w = S.winning_score(players).iloc[0]
+    assert w["games"] == 3 and w["mean"] == pytest.approx(40.0)  # 40, 30 and the tie-break winner's 50
+    assert w["lo"] < 40 < w["hi"]
+
+
+def test_card_values_in_points_come_from_mirror_games_else_within_strategy():
+    cards = pd.DataFrame({"game": "progress", "n_players": 2, "variant": "v", "card": ["a", "b"],
+                          "mirror": [0.4, np.nan], "mirror_se": [0.1, np.nan], "mirror_pp": [0.1, np.nan],
+                          "coef": [9.0, -0.2], "coef_se": [9.0, 0.05], "marginal_pp": [9.0, -0.05]})
+    v = S.card_value_pp(cards).set_index("card")
+    assert list(v["source"]) == ["mirror", "within strategy"]
+    # the log-odds interval (0.4 +- 1.96 x 0.1) scaled by the same weight (0.1 / 0.4) as the value
+    assert v.loc["a", "value"] == pytest.approx(0.1)
+    assert v.loc["a", "lo"] == pytest.approx(0.25 * (0.4 - S.Z95 * 0.1))
+    assert v.loc["b", "hi"] == pytest.approx(0.25 * (-0.2 + S.Z95 * 0.05))
+
+
 def _figs(statuses, distances):
     return pd.DataFrame({"status": statuses, "distance": distances})
 
