@@ -3,7 +3,6 @@ imbalance moved back into its band, a met target left alone, and kill + --resume
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
 import sys
@@ -19,7 +18,6 @@ from hypothesis import given, settings, strategies as st
 
 from nesim import runner, stats as S
 from nesim.cli import cli
-from nesim.errors import NesimError
 from nesim.sweep import load_sweep
 from nesim import tune as T
 
