@@ -578,3 +578,26 @@ def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume,
         count = lambda key: len({getattr(u, key) for u in units})
         click.echo(f"{count('variant')} variants x {count('game')} game(s) x {count('n_players')} player "
                    f"count(s): {summary.games:,} games written to {out} in {summary.seconds:.1f} s ({rate:,.0f} games/s)")
+
+
+@cli.command()
+@click.argument("spec", type=click.Path(dir_okay=False, path_type=str))
+@click.option("--out", required=True, type=click.Path(path_type=str), help="Directory of the search and its results.")
+@click.option("--jobs", default=1, show_default=True, type=int, help="Parallel worker processes.")
+@click.option("--backend", default="loky", show_default=True, type=click.Choice(["loky", "dask"]),
+              help="joblib backend: loky on this machine, dask for a local dask.distributed cluster.")
+@click.option("--resume", is_flag=True, help="Go on with the search in --out (started from the same SPEC); "
+              "every candidate evaluated before is kept.")
+@click.option("--quiet", is_flag=True, help="No line per candidate and no summary.")
+@announces_compiles
+def tune(spec, out, jobs, backend, resume, quiet) -> None:
+    """Search a tune file's knobs toward its targets; write proposal.toml, trials.parquet, report.html."""
+    from nesim.tune import load_tune, run_tune
+
+    say = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
+    result = run_tune(load_tune(spec), out, jobs=jobs, backend=backend, resume=resume, say=say,
+                      command=sys.argv[1:])
+    if not quiet:
+        how = "meets every target" if result.proposal_meets else "is the closest found (no candidate met every target)"
+        click.echo(f"{len(result.trials)} candidates evaluated ({result.stopped}); candidate {result.proposal} "
+                   f"{how}: {out}/proposal.toml, {out}/trials.parquet, {out}/report.html")

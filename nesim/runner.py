@@ -612,3 +612,29 @@ def regenerate(manifest: dict, game_id: int):
     res = play_games(unit, data, unit_table(unit, data), manifest["config"]["seed"],
                      np.array([i], dtype=np.int64), with_log=True)
     return unit, data, res.decision_log(0), res
+
+
+# ---------------------------------------------------------------------------- games in memory
+
+
+def play_in_memory(unit: Unit, seed: int, first: int, count: int, n_jobs: int = 1,
+                   backend: str = "loky") -> dict[str, pa.Table]:
+    """Games ``first .. first+count-1`` of one unit, played through the same workers as a run and
+    returned as the four tables, without a dataset on disk (``nesim tune`` plays its candidates
+    this way). Game ``i`` has the same seed in every unit of the same player count, so candidates
+    played over the same range share their deals (common random numbers). Call inside
+    :func:`backend_context` (``n_jobs`` is what it yields) after :func:`warm_up`."""
+    import pyarrow.parquet as pq
+
+    data = unit.data()
+    table = unit_table(unit, data)
+    workers = n_jobs if n_jobs > 0 else (os.cpu_count() or 1)  # dask: n_jobs is -1
+    pieces = max(1, min(count, workers))
+    bounds = np.linspace(first, first + count, pieces + 1).astype(np.int64)
+    tasks = [Task(i, unit, data, table, seed, int(a), int(b - a)) for i, (a, b) in
+             enumerate(zip(bounds[:-1], bounds[1:])) if b > a]
+    parts: dict[int, dict[str, bytes]] = {}
+    for chunk, payload, _, _ in _results(iter(tasks), n_jobs, backend):
+        parts[chunk] = payload
+    return {name: pa.concat_tables([pq.read_table(pa.BufferReader(parts[c][name])) for c in sorted(parts)])
+            for name in ds.TABLES}

@@ -1027,3 +1027,52 @@ def sweep_comparison(players: pd.DataFrame, baseline: str = "baseline",
             out[name] = t.sort_values(["game", "n_players", "flag", "p_adj"],
                                       ascending=[True, True, False, True], ignore_index=True)
     return out
+
+
+# ============================================================================ tune targets (nesim tune)
+# Figures against a target band: the card values, seat win rates and winning scores above, each
+# with its interval, and whether that interval lies inside the band, outside it, or across an edge.
+
+
+def card_value_pp(cards: pd.DataFrame) -> pd.DataFrame:
+    """Per group and card of :func:`card_stats`: the marginal value of building the card in
+    win-rate points (a fraction: 0.03 = 3 pp) with its 95% interval. From mirror games where the
+    group has them (``source`` = "mirror"), else within strategy. The interval is the log-odds
+    interval times the same mean weight that turns the log-odds into points."""
+    out = cards[GROUP + ["card"]].copy()
+    mirror = cards["mirror"].notna().to_numpy()
+    coef = np.where(mirror, cards["mirror"], cards["coef"]).astype(float)
+    se = np.where(mirror, cards["mirror_se"], cards["coef_se"]).astype(float)
+    pp = np.where(mirror, cards["mirror_pp"], cards["marginal_pp"]).astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        weight = np.where(coef != 0, pp / coef, 0.25)  # a zero coefficient: the logistic slope at 1/2
+    out["value"] = pp
+    out["lo"] = pp - Z95 * se * weight
+    out["hi"] = pp + Z95 * se * weight
+    out["source"] = np.where(mirror, "mirror", "within strategy")
+    return out.reset_index(drop=True)
+
+
+def winning_score(players: pd.DataFrame) -> pd.DataFrame:
+    """Mean score of each game's winner (rank 1, after the tie-break), per group, with its interval."""
+    winners = players[players["rank"] == 1]
+    out = score_summary(winners, by=())
+    return out.rename(columns={"n": "games"})[GROUP + ["games", "mean", "se", "lo", "hi"]]
+
+
+def band_status(lo, hi, band_lo, band_hi) -> np.ndarray:
+    """Per figure: "met" when its interval [lo, hi] lies inside the band, "missed" when it lies
+    wholly outside, "open" when it crosses an edge (or is unknown: NaN)."""
+    lo, hi, band_lo, band_hi = (np.asarray(a, dtype=float) for a in (lo, hi, band_lo, band_hi))
+    met = (lo >= band_lo) & (hi <= band_hi)
+    missed = (hi < band_lo) | (lo > band_hi)
+    return np.where(met, "met", np.where(missed, "missed", "open"))
+
+
+def band_distance(value, band_lo, band_hi, unknown: float = 1.0) -> np.ndarray:
+    """How far each estimate lies outside its band, in band widths (0 inside the band); ``unknown``
+    for a NaN estimate (e.g. a card nobody built). A band of width 0 counts in units of 1."""
+    value, band_lo, band_hi = (np.asarray(a, dtype=float) for a in (value, band_lo, band_hi))
+    width = np.where(band_hi > band_lo, band_hi - band_lo, 1.0)
+    outside = np.maximum(band_lo - value, 0.0) + np.maximum(value - band_hi, 0.0)
+    return np.where(np.isnan(value), unknown, outside / width)

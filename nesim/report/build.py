@@ -636,17 +636,21 @@ def _build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.
     _write(out_path, _render(sections, dirs, warnings))
 
 
-def _render(sections: list[Section], dirs: list[str], warnings: list[str]) -> str:
+def _render(sections: list[Section], dirs: list[str], warnings: list[str], template: str = "report.html.j2",
+            **context) -> str:
+    """The page of ``sections``; another page (the tune report) names its own template, which
+    extends report.html.j2, and passes what its heading needs in ``context``."""
     import jinja2
 
     env = jinja2.Environment(loader=jinja2.PackageLoader("nesim.report", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]),
                              trim_blocks=True, lstrip_blocks=True)
-    tpl = env.get_template("report.html.j2")
+    tpl = env.get_template(template)
     from nesim import __version__ as version
     n_fig = sum(len(s.figures) for s in sections)
     return tpl.render(sections=sections, datasets=dirs, warnings=warnings, n_figures=n_fig, version=version,
-                      generated=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"), Markup=jinja2.utils.markupsafe.Markup)
+                      generated=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"), Markup=jinja2.utils.markupsafe.Markup,
+                      **context)
 
 
 def _temporary_beside(out_path: Path, folder: Path, option: str = "--out") -> tuple[int, str]:
