@@ -8,7 +8,7 @@ variant) beside the sequential decision and the games it needed, then the games 
 their ratio. A sequential decision agrees with the fixed one when both say the variant differs
 (with the same sign), or both say it lies within the margin.
 
-Usage: python experiments/until_decided.py [--spec FILE] [--on FIGURE] [--jobs J] [--out DIR]
+Usage: python experiments/until_decided.py [--spec FILE] [--on FIGURE] [--margin M] [--jobs J] [--out DIR]
 """
 
 from __future__ import annotations
@@ -62,14 +62,16 @@ def agrees(seq: dict, fixed: dict) -> bool:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--spec", default=str(ROOT / "experiments" / "sweeps" / "progress_until_decided.toml"))
+    p.add_argument("--spec", default=str(ROOT / "experiments" / "sweeps" / "progress_start_player.toml"))
     p.add_argument("--on", default="first_seat_win")
+    p.add_argument("--margin", type=float, help="nesim sweep's --margin (default: its own)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", default=str(REPORTS / "experiments-data"))
     args = p.parse_args()
     stem = Path(args.spec).stem
     fixed_dir, seq_dir = Path(args.out) / f"{stem}-fixed", Path(args.out) / f"{stem}-until-decided"
-    run_sweep(args.spec, seq_dir, args.jobs, "--until-decided", "--on", args.on)
+    margin = ["--margin", str(args.margin)] if args.margin is not None else []
+    run_sweep(args.spec, seq_dir, args.jobs, "--until-decided", "--on", args.on, *margin)
     run_sweep(args.spec, fixed_dir, args.jobs)
 
     seq = json.loads((seq_dir / "manifest.json").read_text())

@@ -155,10 +155,30 @@ def test_sensitivity_finds_the_one_knob_that_matters(planted):
     assert eff["pairs"].eq(300).all()
 
 
-def test_the_manifest_records_the_knobs_and_the_report_draws_a_tornado(planted, tmp_path):
+def test_the_manifest_records_the_knobs_and_the_section_draws_a_tornado_per_figure(planted):
+    from nesim.report.build import BUILD_COLUMNS, GAME_COLUMNS, PLAYER_COLUMNS
+    from nesim.report.sensitivity import sensitivity_section
+
     manifest = json.loads((planted / "manifest.json").read_text())
     assert [k["knob"] for k in manifest["sensitivity"]["knobs"]] == [
         "rules.wages", "params.vp_tokens.vp_weight", "cards.mansion.copies"]
+    sec = sensitivity_section([manifest], S.read_table([planted], "players", PLAYER_COLUMNS),
+                              S.read_table([planted], "games", GAME_COLUMNS),
+                              S.read_table([planted], "builds", BUILD_COLUMNS, reduce=S.first_builds), "baseline")
+    assert [f.id for f in sec.figures] == ["fig-tornado-progress-2-first-seat-win", "fig-tornado-progress-2-winning-score"]
+    table = next(b for k, b in sec.blocks if k == "table")
+    rows = [dict(zip(table.headers, (text for text, _ in r))) for r in table.rows]
+    assert len(rows) == 12  # 3 knobs x 2 steps x 2 figures
+    wages_up = next(r for r in rows if r["knob"] == "rules.wages" and r["step"] == "up" and r["figure"] == "winning_score")
+    assert wages_up["value"] == "[2,2,3,3,3,4,4,5,5] → [4,4,5,5,5,6,6,7,7]" and wages_up["flag"] == "yes"
+    # no sensitivity table in the manifest: no section
+    assert sensitivity_section([{}], S.read_table([planted], "players", PLAYER_COLUMNS),
+                               S.read_table([planted], "games", GAME_COLUMNS), None, "baseline") is None
+
+
+@pytest.mark.slow
+def test_the_report_of_a_sensitivity_sweep_has_its_section(planted, tmp_path):
+    """The whole report (slow: every section); the section alone is tested just above."""
     html_out = tmp_path / "r.html"
     r = CliRunner().invoke(cli, ["report", str(planted), "--out", str(html_out), "--quiet"])
     assert r.exit_code == 0, r.output

@@ -168,7 +168,28 @@ def test_the_dataset_holds_exactly_the_games_each_variant_needed(decided):
     assert (by["rich-first-seat"] == by["baseline"]).all() and len(by) == d["rich-first-seat"]["games"]
 
 
+def test_the_report_section_says_which_variants_stopped_early_and_why(decided):
+    from nesim.report.build import incomplete_datasets
+    from nesim.report.sensitivity import decisions_section
+
+    out, _ = decided
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert incomplete_datasets([str(out)], [manifest]) == []  # the dropped batches are no missing chunks
+    sec = decisions_section([str(out)], [manifest])
+    table = next(b for k, b in sec.blocks if k == "table")
+    rows = {r[2][0]: dict(zip(table.headers, (text for text, _ in r))) for r in table.rows}
+    rich = rows["rich-first-seat"]
+    assert rich["decision"] == "differs" and rich["cap"] == "1,000"
+    assert rich["stopped early and why"].startswith("stopped early: the 97.5% confidence sequence")
+    assert rows["swapped-line-up"]["stopped early and why"].startswith("reached the cap of 1,000 games")
+    played = sum(int(r["games needed"].replace(",", "")) for r in rows.values())
+    assert any(f"{played:,} games played, against 3,000" in b for k, b in sec.blocks if k == "p")
+    assert decisions_section(["x"], [{}]) is None
+
+
+@pytest.mark.slow
 def test_the_report_says_which_variants_stopped_early_and_why(decided, tmp_path):
+    """The whole report on a stopped-early sweep (slow: every section)."""
     out, _ = decided
     page = tmp_path / "r.html"
     r = CliRunner().invoke(cli, ["report", str(out), "--out", str(page), "--quiet"])
@@ -180,7 +201,40 @@ def test_the_report_says_which_variants_stopped_early_and_why(decided, tmp_path)
     assert "incomplete" not in text  # the dropped batches are no missing chunks
 
 
+def test_an_interrupted_run_resumes_to_the_same_decisions(decided, tmp_path, monkeypatch):
+    """The disk fills after 5 batches (mid-round): the run stops with one line, keeping the
+    batches written; --resume (with no sweep file) finishes it to the decisions and games of the
+    run that was never interrupted."""
+    from nesim import dataset as ds
+    from nesim import runner
+
+    out, _ = decided
+    written, real = [], ds.write_parts
+
+    def fill_up(where, chunk, parts):
+        if len(written) == 5:
+            raise ds.WriteError(where / "players" / ds.part_name(chunk), OSError(28, "No space left on device"))
+        written.append(chunk)
+        real(where, chunk, parts)
+
+    monkeypatch.setattr(runner.ds, "write_parts", fill_up)
+    cut = tmp_path / "cut"
+    r = run_sweep(tmp_path, cut, "--quiet")
+    assert r.exit_code == 2 and "No space left" in r.output and "--resume" in r.output
+    m = json.loads((cut / "manifest.json").read_text())
+    assert not m["complete"] and sum(c["status"] == "done" for c in m["chunks"]) == 5
+    monkeypatch.setattr(runner.ds, "write_parts", real)
+    r = CliRunner().invoke(cli, ["sweep", "--out", str(cut), "--resume", "--quiet"])
+    assert r.exit_code == 0, r.output
+    assert _decisions(cut) == _decisions(out)
+    a, b = (pd.read_parquet(x / "players").sort_values(["game_id", "seat"]).reset_index(drop=True)
+            for x in (out, cut))
+    pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.slow
 def test_a_killed_run_resumes_to_the_same_decisions(decided, tmp_path):
+    """As above with a real SIGKILL of a separate process (slow: a process start)."""
     import sys
 
     from killing import kill_after_chunks
