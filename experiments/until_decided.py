@@ -24,7 +24,7 @@ from _common import REPORTS, ROOT
 import numpy as np
 
 from nesim import stats as S
-from nesim.runner import decision_pairs, units_from_manifest
+from nesim.runner import decision_pairs, sequential_decision_of, units_from_manifest
 
 
 def run_sweep(spec: str, out: Path, jobs: int, *extra: str) -> None:
@@ -65,6 +65,8 @@ def main() -> None:
     p.add_argument("--spec", default=str(ROOT / "experiments" / "sweeps" / "progress_start_player.toml"))
     p.add_argument("--on", default="first_seat_win")
     p.add_argument("--margin", type=float, help="nesim sweep's --margin (default: its own)")
+    p.add_argument("--replay-margins", type=lambda t: [float(x) for x in t.split(",")], default=[],
+                   help="also replay the decision rule on the fixed sweep's games at these margins (e.g. 0.02,0.04)")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--out", default=str(REPORTS / "experiments-data"))
     args = p.parse_args()
@@ -90,8 +92,9 @@ def main() -> None:
         u = units[v]
         d = decided[(u.variant, u.game, u.n_players)]
         f = S.fixed_decision(values[v] - values[b], d["alpha"], d["margin"])
-        fixed_says = ("differs" if f["lo"] > 0 or f["hi"] < 0 else "") + \
-            (" and within margin" if -d["margin"] < f["lo"] and f["hi"] < d["margin"] else "")
+        fixed_says = " and ".join(w for w, holds in (("differs", f["lo"] > 0 or f["hi"] < 0),
+                                                      ("within margin", -d["margin"] < f["lo"] and f["hi"] < d["margin"]))
+                                  if holds)
         ok = agrees(d, f)
         n_agree += ok
         print(f"| {u.variant} | {u.n_players} | {f['estimate']:+.4f} [{f['lo']:+.4f}, {f['hi']:+.4f}] | "
@@ -101,6 +104,42 @@ def main() -> None:
         u.games for i, u in enumerate(units_from_manifest(seq)) if str(i) not in seq["decisions"])
     print(f"\n{n_agree} of {len(pairs)} decisions agree. Games: fixed-size sweep {fixed_games:,}, "
           f"until decided {seq_games:,} (baseline included): {fixed_games / seq_games:.1f} times fewer.")
+    settings = seq["config"]["until_decided"]
+    batch = seq["config"]["chunk_size"]
+    replayed = {v: replay(values[v] - values[b], decided_of(units[v], decided)["alpha"], settings["margin"],
+                          units[v].games, batch) for v in pairs}
+    same = all(replayed[v][0] == decided_of(units[v], decided)["status"] and
+               replayed[v][1] == decided_of(units[v], decided)["games"] for v in pairs)
+    print(f"\nThe decision rule replayed on the fixed sweep's games (the sequential run's games are their "
+          f"first ones) gives {'the same' if same else 'OTHER'} decisions and games as the run.")
+    for margin in args.replay_margins:
+        out = {v: replay(values[v] - values[b], decided_of(units[v], decided)["alpha"], margin, units[v].games, batch)
+               for v in pairs}
+        agree = sum(agrees({"status": st, "estimate": est, "margin": margin},
+                           S.fixed_decision(values[v] - values[pairs[v]], decided_of(units[v], decided)["alpha"], margin))
+                    for v, (st, games, est) in out.items())
+        needed = sum(g for _, g, _ in out.values())
+        base = {b: max(out[v][1] for v in pairs if pairs[v] == b) for b in set(pairs.values())}
+        total = needed + sum(base.values())
+        print(f"margin {margin:g}: " + ", ".join(f"{units[v].variant} {st} at {g:,}" for v, (st, g, _) in out.items())
+              + f"; {agree} of {len(pairs)} agree with the fixed sweep; {total:,} games: "
+              f"{fixed_games / total:.1f} times fewer.")
+
+
+def decided_of(unit, decided: dict) -> dict:
+    return decided[(unit.variant, unit.game, unit.n_players)]
+
+
+def replay(diffs: np.ndarray, alpha: float, margin: float, cap: int, batch: int) -> tuple[str, int, float]:
+    """What `--until-decided` decides on these paired differences: looks after every batch, as
+    nesim/runner.py does (the same function, sequential_decision_of)."""
+    for t in range(batch, cap + batch, batch):
+        t = min(t, cap)
+        played = diffs[:t]
+        d = sequential_decision_of(played[~np.isnan(played)], alpha, margin, cap)
+        if d["status"] != "open":
+            return d["status"], t, d["estimate"]
+    return "undecided", cap, d["estimate"]
 
 
 if __name__ == "__main__":
