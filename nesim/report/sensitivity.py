@@ -135,6 +135,10 @@ def decisions_section(dirs: Sequence[str], manifests: list[dict]) -> Section | N
     df = pd.DataFrame(rows)
     for c in ("estimate", "lo", "hi"):
         df[c] = df[c] if c in df else np.nan
+    rate = np.array([S.parse_figure(f).unit == "rate" for f in df["figure"]])
+    for c in ("estimate", "lo", "hi"):  # rates in percentage points, as everywhere in the report
+        df[c] = np.where(rate, 100 * df[c].astype(float), df[c].astype(float))
+    df["unit"] = np.where(rate, "pp", "points")
     df["stopped_early"] = df["games"] < df["max_games"]
     df["why"] = np.where(df["stopped_early"], "stopped early: " + df["reason"].astype(str), df["reason"].astype(str))
     base = df[df["status"] == "baseline"]
@@ -153,7 +157,8 @@ def decisions_section(dirs: Sequence[str], manifests: list[dict]) -> Section | N
     cols = [("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
             ("figure", "figure", "str"), ("decision", "status", "str"), ("games needed", "games", "int"),
             ("cap", "max_games", "int"), ("difference", "estimate", "signed"),
-            ("confidence sequence", ("lo", "hi"), "ci"), ("stopped early and why", "why", "str")]
+            ("confidence sequence", ("lo", "hi"), "ci"), ("unit", "unit", "str"),
+            ("stopped early and why", "why", "str")]
     if len(set(df["dataset"])) > 1:
         cols.insert(0, ("dataset", "dataset", "str"))
     sec.table(make_table("tab-decisions", "Decisions, games needed and why each variant stopped", df, cols))
