@@ -10,7 +10,10 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from hypothesis import HealthCheck, given, settings, strategies as st
+
 from nesim import stats as S
+from nesim.cards import load_game
 from nesim.cli import cli
 from nesim.errors import NesimError
 from nesim.sweep import load_sweep
@@ -53,6 +56,31 @@ rules.hand_limit = 6
                                         "down": "farm.cost=1", "down_value": 1, "up": "farm.cost=5", "up_value": 5}
     assert sw.sensitivity["figures"] == ["winning_score", "first_seat_win", "card_edge:farm"]
     assert sw.sensitivity["control"] == "holm"
+
+
+PROGRESS = load_game("progress")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(card=st.sampled_from([b.key for b in PROGRESS.buildings]), field=st.sampled_from(["cost", "asset_value"]),
+       step=st.integers(1, 3), shift=st.integers(0, 2))
+def test_the_two_steps_are_the_baseline_value_plus_and_minus_the_step(tmp_path, card, field, step, shift):
+    """Whatever the card, field and step, and wherever the baseline variant put the value: the
+    down and up variants hold it minus and plus the step and nothing else changes; a step below
+    0 is refused, naming the knob."""
+    start = getattr(PROGRESS.buildings[PROGRESS.index[card]], field) + shift
+    text = f'baseline = "b"\n[[variant]]\nname = "b"\ncards.{card} = {{ {field} = {start} }}\n' \
+           f'[sensitivity]\n"cards.{card}.{field}" = {step}\n'
+    if start - step < 0:
+        with pytest.raises(NesimError, match=f"sensitivity .*{card}"):
+            load_sweep(spec(tmp_path, text))
+        return
+    sw = load_sweep(spec(tmp_path, text))
+    down, up = sw.variants[1:]
+    assert down.cards == {card: {field: start - step}} and up.cards == {card: {field: start + step}}
+    assert down.rules == up.rules == {} and down.params == up.params == {}
+    k = sw.sensitivity["knobs"][0]
+    assert (k["baseline"], k["down_value"], k["up_value"]) == (start, start - step, start + step)
 
 
 @pytest.mark.parametrize("table, words", [
