@@ -35,18 +35,19 @@ def sensitivity_section(manifests: list[dict], players: pd.DataFrame, games: pd.
                   f"from the baseline <code>{html.escape(baseline)}</code>, and the effect of each step on "
                   "each figure: the mean paired difference from the baseline, game against the game of "
                   "the same seed, with a 95% Student's t interval and the paired t-test's p-value, "
-                  f"adjusted ({control}) within each figure, game and player count. Rates in percentage "
-                  "points, scores in points. The longest bars are the knobs that matter; a hatched bar "
+                  f"adjusted ({control}) within each figure, game and player count. Rates in percent "
+                  "and their effects in percentage points; scores in points. The longest bars are the knobs that matter; a hatched bar "
                   "is not distinguishable from no effect after the adjustment.")
     for (game, n, figure), sub in eff.groupby(["game", "n_players", "figure"], sort=True):
         sec.figure(tornado_figure(f"fig-tornado-{_slug(game, n, figure)}",
                                   f"{_group_label(game, n)}: {figure}", sub))
-    shown = eff.assign(**{c: np.where(eff["unit"] == "rate", 100 * eff[c], eff[c]) for c in ("diff", "lo", "hi")},
+    shown = eff.assign(**{c: np.where(eff["unit"] == "rate", 100 * eff[c], eff[c])
+                          for c in ("value_b", "value", "diff", "lo", "hi")},
                        unit_shown=np.where(eff["unit"] == "rate", "pp", "points"))
     sec.table(make_table("tab-sensitivity", "Sensitivity: one step down and up", shown, [
         ("game", "game", "str"), ("players", "n_players", "int"), ("figure", "figure", "str"),
         ("knob", "knob", "str"), ("step", "direction", "str"), ("value", "value_shown", "str"),
-        ("paired games", "pairs", "int"), ("baseline", "value_b", "f3"), ("variant", "value", "f3"),
+        ("paired games", "pairs", "int"), ("baseline", "value_b", "f2"), ("variant", "value", "f2"),
         ("effect", "diff", "signed"), ("95% CI", ("lo", "hi"), "ci"), ("unit", "unit_shown", "str"),
         ("p", "p", "p"), ("adjusted p", "p_adj", "p"), ("flag", "flag", "bool")], flag="flag",
         note="Flagged rows differ from the baseline after the adjustment."))
