@@ -612,6 +612,10 @@ def find_chunk(manifest: dict, game_id: int) -> dict:
     for c in manifest["chunks"]:
         if c["unit"] == u and c["first"] <= i < c["first"] + c["count"]:
             return c
+    stopped = (manifest.get("decisions") or {}).get(str(u))
+    if stopped is not None:
+        raise NesimError(f"game {game_id} was never played: variant {unit.variant!r} stopped after "
+                         f"{stopped['games']:,} games (--until-decided: {stopped['status']})")
     raise NesimError(f"game {game_id} is in no chunk of this dataset's manifest")
 
 

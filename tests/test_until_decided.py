@@ -168,6 +168,16 @@ def test_the_dataset_holds_exactly_the_games_each_variant_needed(decided):
     assert (by["rich-first-seat"] == by["baseline"]).all() and len(by) == d["rich-first-seat"]["games"]
 
 
+def test_replay_plays_a_game_of_a_stopped_variant_and_names_one_never_played(decided):
+    out, _ = decided
+    d = _decisions(out)["rich-first-seat"]
+    base = 1000  # the variant's first game id: the baseline's 1,000 ids come first
+    r = CliRunner().invoke(cli, ["replay", str(out), str(base + d["games"] - 1)])
+    assert r.exit_code == 0 and "equal the stored ones" in r.output, r.output
+    r = CliRunner().invoke(cli, ["replay", str(out), str(base + d["games"])])
+    assert r.exit_code == 2 and f"never played: variant 'rich-first-seat' stopped after {d['games']:,} games" in r.output
+
+
 def test_the_report_section_says_which_variants_stopped_early_and_why(decided):
     from nesim.report.build import incomplete_datasets
     from nesim.report.sensitivity import decisions_section
