@@ -552,27 +552,51 @@ def report(directories: tuple[str, ...], out: str, quiet: bool) -> None:
               "left out; given, it must be the one the sweep was started with).")
 @click.option("--force", is_flag=True, help="Overwrite an existing dataset in --out.")
 @click.option("--quiet", is_flag=True, help="No progress bar and no summary line.")
+@click.option("--until-decided", is_flag=True, help="Play each variant in batches (--chunk-size games, "
+              "default 1,000) and stop it once its paired difference from the baseline on --on is decided.")
+@click.option("--max-games", type=int, help="With --until-decided: the most games per variant and player "
+              "count.  [default: the file's games]")
+@click.option("--on", help="With --until-decided: the figure decided on: first_seat_win, win:STRATEGY, "
+              "winning_score, card_edge:CARD or mean:COLUMN.  [default: first_seat_win]")
+@click.option("--alpha", type=float, help="With --until-decided: the error rate of all the decisions "
+              "together.  [default: 0.05]")
+@click.option("--margin", type=float, help="With --until-decided: a difference within +-margin counts as "
+              "none.  [default: 0.02 for rates, 1 for points]")
 @announces_compiles
-def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume, force, quiet) -> None:
+def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume, force, quiet,
+          until_decided, max_games, on, alpha, margin) -> None:
     """Run every variant of a sweep file at every player count into one dataset."""
-    from nesim.runner import DEFAULT_CHUNK, resumable_manifest, run, units_from_manifest
+    from nesim.runner import (DEFAULT_BATCH, DEFAULT_CHUNK, decide_settings, decision_lines, read_run,
+                              resumable_manifest, run, units_from_manifest)
     from nesim.sweep import load_sweep
 
     _check_run_options(chunk_size, resume, force, backend, scheduler)
     stored = resumable_manifest(out) if resume else None
-    if spec is not None:
-        sw = load_sweep(spec, max_variants)
-        units, seed, baseline = sw.units(), sw.seed, sw.baseline
+    sw = load_sweep(spec, max_variants) if spec is not None else None
+    decide = (stored or {}).get("config", {}).get("until_decided")  # --resume goes on as it started
+    if until_decided:
+        cap = max_games if max_games is not None else \
+            (decide or {}).get("max_games") or (sw.games_per_variant if sw else 1)
+        decide = decide_settings(on or "first_seat_win", 0.05 if alpha is None else alpha, margin, cap)
+    elif any(x is not None for x in (max_games, on, alpha, margin)):
+        raise NesimError("--max-games, --on, --alpha and --margin need --until-decided")
+    extra = None
+    if sw is not None:
+        units, seed, baseline = sw.units(decide and decide["max_games"]), sw.seed, sw.baseline
+        extra = {"sensitivity": sw.sensitivity} if sw.sensitivity else None
     elif stored is not None:
         units = units_from_manifest(stored)
         seed, baseline = stored["config"]["seed"], stored["config"].get("baseline", "baseline")
     else:
         raise NesimError("missing the sweep file SPEC (needed unless --resume finds a run in --out)")
     if chunk_size is None:
-        chunk_size = stored["config"]["chunk_size"] if stored is not None else DEFAULT_CHUNK
+        chunk_size = stored["config"]["chunk_size"] if stored is not None else \
+            (DEFAULT_BATCH if decide else DEFAULT_CHUNK)
     summary = run(units, out, seed, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
                   force=force, chunk_size=chunk_size, progress=not quiet,
-                  command=sys.argv[1:], baseline=baseline)
+                  command=sys.argv[1:], baseline=baseline, decide=decide, extra=extra)
+    if decide and not quiet:
+        click.echo("\n".join(decision_lines(read_run(out))))
     if not quiet:
         rate = summary.games / summary.seconds if summary.seconds > 0 else float("inf")
         count = lambda key: len({getattr(u, key) for u in units})

@@ -317,9 +317,9 @@ def config_hash(config: dict) -> str:
     return hashlib.sha256(json.dumps(config, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def new_manifest(units: list[Unit], config: dict, command: list[str]) -> dict:
+def new_manifest(units: list[Unit], config: dict, command: list[str], extra: dict | None = None) -> dict:
     labels = sorted({lab for u in units for lab in _labels(u)})
-    return {
+    return {**(extra or {}),
         "format": ds.FORMAT, "nesim_version": __version__, "command": command,
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "games": sorted({u.game for u in units}), "players": sorted({u.n_players for u in units}),
@@ -495,18 +495,23 @@ def check_scheduler_address(address: str) -> None:
 def run(units: list[Unit], out: str | Path, seed: int, *, jobs: int = 1, backend: str = "loky",
         scheduler: str | None = None, resume: bool = False, force: bool = False,
         chunk_size: int = DEFAULT_CHUNK, progress: bool = True, command: list[str] | None = None,
-        baseline: str = "baseline",
+        baseline: str = "baseline", decide: dict | None = None, extra: dict | None = None,
         warn: Callable[[str], None] = lambda m: print(m, file=sys.stderr)) -> RunSummary:
     """Plays every unit into the dataset at ``out``; see the module text for the guarantees.
 
     Nothing is written until the run can start (options checked, kernels compiled, workers
     reached). A file that cannot be written (a full disk) stops the run with a one-line error;
-    the chunks finished before it stay, and ``--resume`` finishes the run."""
+    the chunks finished before it stay, and ``--resume`` finishes the run. ``decide`` (the
+    settings of ``--until-decided``) plays the units batch by batch and stops each variant once
+    decided (see play_until_decided); ``extra`` adds keys to a new manifest (``sensitivity``)."""
     out = Path(out)
     if jobs < 1:
         raise NesimError(f"--jobs must be at least 1, got {jobs}")
     check_plan(units, chunk_size)
     config = make_config(units, seed, chunk_size, baseline)
+    if decide is not None:
+        check_decide(units, baseline, decide)
+        config["until_decided"] = decide
     manifest = prepare_output(out, resume, force)
     datas = [u.data() for u in units]
     tables = [unit_table(u, d) for u, d in zip(units, datas)]
@@ -515,9 +520,14 @@ def run(units: list[Unit], out: str | Path, seed: int, *, jobs: int = 1, backend
     warm_up(units, tables, datas)
     with backend_context(backend, jobs, scheduler) as n_jobs:
         try:
-            manifest = open_dataset(out, manifest, units, config, force, command or [], warn)
-            pending = [c for c in manifest["chunks"] if c["status"] != "done"]
+            manifest = open_dataset(out, manifest, units, config, force, command or [], warn, extra)
             driver = os.getpid() if backend == "loky" and jobs > 1 else None
+            if decide is not None:
+                play = lambda chunks: _results((Task(c["id"], units[c["unit"]], datas[c["unit"]], tables[c["unit"]],
+                                                     seed, c["first"], c["count"], driver) for c in chunks),
+                                               n_jobs, backend)
+                return play_until_decided(out, manifest, units, play, progress, warn)
+            pending = [c for c in manifest["chunks"] if c["status"] != "done"]
             tasks = (Task(c["id"], units[c["unit"]], datas[c["unit"]], tables[c["unit"]], seed, c["first"],
                           c["count"], driver) for c in pending)
             return play_into(out, manifest, _results(tasks, n_jobs, backend), progress, warn)
@@ -527,7 +537,7 @@ def run(units: list[Unit], out: str | Path, seed: int, *, jobs: int = 1, backend
 
 
 def open_dataset(out: Path, manifest: dict | None, units: list[Unit], config: dict, force: bool,
-                 command: list[str], warn: Callable[[str], None]) -> dict:
+                 command: list[str], warn: Callable[[str], None], extra: dict | None = None) -> dict:
     """Makes ``out`` ready to take chunks and returns its manifest: a resumed dataset is cleared of
     temporaries and of chunks that are not whole; a new one (or one to --force over) gets a fresh
     manifest."""
@@ -535,7 +545,7 @@ def open_dataset(out: Path, manifest: dict | None, units: list[Unit], config: di
         ds.remove_temporaries(out)
         verify_done_chunks(out, manifest, warn)
     else:
-        manifest = new_manifest(units, config, command)
+        manifest = new_manifest(units, config, command, extra)
         if force:
             clear_dataset(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -602,6 +612,10 @@ def find_chunk(manifest: dict, game_id: int) -> dict:
     for c in manifest["chunks"]:
         if c["unit"] == u and c["first"] <= i < c["first"] + c["count"]:
             return c
+    stopped = (manifest.get("decisions") or {}).get(str(u))
+    if stopped is not None:
+        raise NesimError(f"game {game_id} was never played: variant {unit.variant!r} stopped after "
+                         f"{stopped['games']:,} games (--until-decided: {stopped['status']})")
     raise NesimError(f"game {game_id} is in no chunk of this dataset's manifest")
 
 
@@ -638,3 +652,208 @@ def play_in_memory(unit: Unit, seed: int, first: int, count: int, n_jobs: int = 
         parts[chunk] = payload
     return {name: pa.concat_tables([pq.read_table(pa.BufferReader(parts[c][name])) for c in sorted(parts)])
             for name in ds.TABLES}
+# ---------------------------------------------------------------------------- sweeps run until decided
+#
+# ``nesim sweep --until-decided``: every variant plays its games in batches (one chunk = one batch)
+# beside the baseline of its game and player count, which plays the same seeds at the same game
+# indices, so the two are compared game by game and the baseline's games serve every variant.
+# After each batch a variant is looked at: once the always-valid confidence sequence of its paired
+# difference on the chosen figure excludes 0 or lies within +-margin (nesim/stats.py), it stops and
+# its chunks not yet played are dropped from the plan; otherwise it goes on up to the cap
+# (``--max-games``). The baseline plays as long as one of its variants does. The manifest's
+# ``decisions`` records, per unit, the games it needed and why it stopped; looks fall on chunk
+# boundaries whatever the run was interrupted by, so --resume reaches the same decisions.
+
+DEFAULT_BATCH = 1000
+
+
+def decide_settings(on: str, alpha: float, margin: float | None, max_games: int) -> dict:
+    """The ``--until-decided`` settings as the run's configuration records them, checked."""
+    from nesim.stats import parse_figure
+
+    figure = parse_figure(on, "--on")
+    if not 0 < alpha < 1:
+        raise NesimError(f"--alpha must be between 0 and 1, got {alpha}")
+    if margin is not None and not margin > 0:
+        raise NesimError(f"--margin must be above 0, got {margin}")
+    if max_games < 1:
+        raise NesimError(f"--max-games must be at least 1, got {max_games}")
+    return {"on": figure.name, "alpha": float(alpha),
+            "margin": float(figure.default_margin() if margin is None else margin), "max_games": int(max_games)}
+
+
+def decision_pairs(units: list[Unit], baseline: str) -> dict[int, int]:
+    """Each variant unit's index -> the index of the baseline unit of its game and player count."""
+    base = {(u.game, u.n_players): i for i, u in enumerate(units) if u.variant == baseline}
+    return {i: base[(u.game, u.n_players)] for i, u in enumerate(units)
+            if u.variant != baseline and (u.game, u.n_players) in base}
+
+
+def check_decide(units: list[Unit], baseline: str, decide: dict) -> None:
+    """Refuses a figure that some compared unit cannot give (a strategy it does not seat, a card
+    not in its game) and a sweep with nothing to compare."""
+    from nesim.stats import parse_figure
+
+    figure = parse_figure(decide["on"], "--on")
+    pairs = decision_pairs(units, baseline)
+    if not pairs:
+        raise NesimError(f"--until-decided: the sweep has no variant besides the baseline {baseline!r} to decide on")
+    for i in sorted(set(pairs) | set(pairs.values())):
+        u = units[i]
+        if figure.kind == "win" and figure.arg not in _labels(u):
+            raise NesimError(f"--on {figure.name}: variant {u.variant!r} ({u.game}, {u.n_players} players) "
+                             f"does not seat {figure.arg} (it seats {', '.join(_labels(u))})")
+        if figure.kind == "card_edge" and figure.arg not in load_game(u.game).index:
+            raise NesimError(f"--on {figure.name}: {figure.arg} is not a card of {u.game}")
+
+
+class _FigureValues:
+    """The chosen figure of every game played so far, per unit, in game-index order; filled from
+    the chunk parts on disk (so a resumed run sees what an uninterrupted one saw)."""
+
+    def __init__(self, out: Path, units: list[Unit], figure):
+        self.out, self.units, self.figure = out, units, figure
+        self.values = [np.full(u.games, np.nan) for u in units]
+
+    def add_chunk(self, chunk: dict) -> None:
+        from nesim.stats import game_figure
+
+        u = self.units[chunk["unit"]]
+        players = ds.read_table(self.out, "players", chunks=[chunk["id"]]).to_pandas()
+        builds = ds.read_table(self.out, "builds", chunks=[chunk["id"]]).to_pandas() \
+            if self.figure.kind == "card_edge" else None
+        if not len(players):
+            return
+        v = game_figure(self.figure, players, builds)
+        self.values[chunk["unit"]][v.index.to_numpy(np.int64) - u.id_base] = v.to_numpy(float)
+
+
+def play_until_decided(out: Path, manifest: dict, units: list[Unit], play, progress: bool,
+                       warn: Callable[[str], None]) -> RunSummary:
+    """Plays the dataset's chunks round by round, one batch per open unit, until every variant is
+    decided or at its cap; see the section's text. ``play(chunks)`` yields their results."""
+    from nesim.stats import parse_figure
+
+    settings = manifest["config"]["until_decided"]
+    figure = parse_figure(settings["on"], "--on")
+    pairs = decision_pairs(units, manifest["config"]["baseline"])
+    alpha = settings["alpha"] / len(pairs)  # Bonferroni over the variants: the family's error rate
+    decisions: dict = manifest.setdefault("decisions", {})
+    values = _FigureValues(out, units, figure)
+    by_unit: dict[int, list[dict]] = {}
+    for c in manifest["chunks"]:
+        by_unit.setdefault(c["unit"], []).append(c)
+        if c["status"] == "done":
+            values.add_chunk(c)
+    played = lambda u: sum(c["count"] for c in by_unit.get(u, []) if c["status"] == "done")
+    pending = lambda u: [c for c in by_unit.get(u, []) if c["status"] != "done"]
+    is_open = lambda v: str(v) not in decisions
+    errors, games_before, start = 0, sum(played(u) for u in range(len(units))), time.perf_counter()
+
+    def look() -> None:
+        """Decides every open variant whose games so far are paired with the baseline's."""
+        for v, b in pairs.items():
+            t = played(v)
+            if not is_open(v) or t == 0 or played(b) < t:
+                continue
+            diffs = values.values[v][:t] - values.values[b][:t]
+            diffs = diffs[~np.isnan(diffs)]
+            d = sequential_decision_of(diffs, alpha, settings["margin"], units[v].games)
+            if d["status"] == "open" and pending(v):
+                continue
+            decisions[str(v)] = _decision_record(v, units[v], figure.name, d, t, alpha, settings["margin"])
+            _drop_chunks(manifest, by_unit, v)
+
+    def needed() -> list[dict]:
+        """The next chunk of every open variant, of every baseline one of them waits for, and of
+        every unit compared with nothing (played whole)."""
+        chunks = []
+        for u in range(len(units)):
+            if not pending(u):
+                continue
+            if u in pairs:
+                wanted = is_open(u)
+            else:
+                mine = [v for v, b in pairs.items() if b == u]
+                wanted = not mine or any(is_open(v) and played(v) >= played(u) for v in mine)
+            if wanted:
+                chunks.append(pending(u)[0])
+        return chunks
+
+    total = lambda: sum(c["count"] for c in manifest["chunks"])
+    with _progress_bar(total(), games_before, progress) as bar:
+        look()
+        while True:
+            for b in set(pairs.values()):  # a baseline whose variants are all decided plays no more
+                if not any(is_open(v) for v, b2 in pairs.items() if b2 == b):
+                    _drop_chunks(manifest, by_unit, b)
+            ds.write_manifest(out, manifest)
+            bar.total = total()
+            chunks = needed()
+            if not chunks:
+                break
+            by_id = {c["id"]: c for c in chunks}
+            for chunk, parts, rows, errs in play(chunks):
+                ds.write_parts(out, chunk, parts)
+                by_id[chunk].update(status="done", rows=rows, errors=errs)
+                errors += errs
+                ds.write_manifest(out, manifest)
+                values.add_chunk(by_id[chunk])
+                bar.update(by_id[chunk]["count"])
+            look()
+    for b in sorted(set(pairs.values())):
+        decisions[str(b)] = {"unit": b, "variant": units[b].variant, "game": units[b].game,
+                             "n_players": units[b].n_players, "figure": figure.name, "status": "baseline",
+                             "games": played(b), "max_games": units[b].games,
+                             "reason": "the baseline: played as long as one of its variants did "
+                                       "(they share its games, seed by seed)"}
+    manifest["complete"] = True
+    ds.write_manifest(out, manifest)
+    ds.remove_staging(out)
+    if errors:
+        warn(f"nesim: warning: {errors} games ended with a kernel error flag (a strategy chose an illegal option)")
+    games_now = sum(played(u) for u in range(len(units)))
+    return RunSummary(games_now - games_before, time.perf_counter() - start, errors, out)
+
+
+def sequential_decision_of(diffs: np.ndarray, alpha: float, margin: float, cap: int) -> dict:
+    """stats.sequential_decision with the confidence sequence made tightest at half the cap,
+    where the variants that are not decided early are decided."""
+    from nesim.stats import sequential_decision
+
+    return sequential_decision(diffs, alpha, margin, max(cap // 2, 1))
+
+
+def _drop_chunks(manifest: dict, by_unit: dict[int, list[dict]], u: int) -> None:
+    """Removes the unit's chunks not played from the plan: they never will be, and readers then
+    see a complete dataset (the unit's games are those of its done chunks)."""
+    drop = {id(c) for c in by_unit.get(u, []) if c["status"] != "done"}
+    manifest["chunks"] = [c for c in manifest["chunks"] if id(c) not in drop]
+    by_unit[u] = [c for c in by_unit.get(u, []) if id(c) not in drop]
+
+
+def _decision_record(index: int, unit: Unit, figure: str, d: dict, games: int, alpha: float, margin: float) -> dict:
+    est, lo, hi = (round(float(d[k]), 6) for k in ("estimate", "lo", "hi"))
+    cs = f"{100 * (1 - alpha):.4g}% confidence sequence [{lo:+.4g}, {hi:+.4g}]"
+    if d["status"] == "differs":
+        status, reason = "differs", f"the {cs} excludes 0 after {games:,} games"
+    elif d["status"] == "within margin":
+        status, reason = "within margin", f"the {cs} lies within ±{margin:g} after {games:,} games"
+    else:
+        status, reason = "undecided", f"reached the cap of {unit.games:,} games; the {cs} neither excludes 0 nor lies within ±{margin:g}"
+    return {"unit": index, "variant": unit.variant, "game": unit.game, "n_players": unit.n_players,
+            "figure": figure, "status": status, "games": games, "max_games": unit.games,
+            "stopped_early": games < unit.games, "estimate": est, "lo": lo, "hi": hi, "alpha": alpha,
+            "margin": margin, "reason": reason}
+
+
+def decision_lines(manifest: dict) -> list[str]:
+    """One line per variant of a sweep run until decided: its decision, games and why."""
+    out = []
+    for d in manifest.get("decisions", {}).values():
+        where = f"{d['variant']} ({d['game']}, {d['n_players']} players)"
+        if d["status"] == "baseline":
+            out.append(f"{where}: {d['games']:,} of {d['max_games']:,} games, {d['reason']}")
+        else:
+            out.append(f"{where}: {d['status']} after {d['games']:,} of {d['max_games']:,} games: {d['reason']}")
+    return out

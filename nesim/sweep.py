@@ -11,6 +11,12 @@ the key and the reason. A variant changes, against the data files::
 
 ``[grid]`` maps such dotted keys to lists of values; their cartesian product adds one variant per
 combination, named from its values. ``baseline`` (no changes) is added first unless given.
+
+``[sensitivity]`` maps dotted keys (knobs) to a step: each knob moved one step down and one step
+up from the baseline adds two variants, named like grid variants (``mansion.cost=3``); a list
+rule (wages, start_money) moves every entry. Its optional ``figures`` (default: winning_score,
+first_seat_win, and card_edge of each card knob) and ``control`` ("holm" or "bh") say what the
+report's sensitivity section compares, paired game by game (nesim/stats.py).
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from nesim.cards import GAMES, RULE_FIELDS, GameData, load_game
 from nesim.errors import NesimError
 from nesim.rng import check_seed
 
-TOP_KEYS = {"game", "players", "games", "seed", "strategies", "variant", "grid", "baseline"}
+TOP_KEYS = {"game", "players", "games", "seed", "strategies", "variant", "grid", "baseline", "sensitivity"}
 VARIANT_KEYS = {"name", "cards", "rules", "params", "strategies"}
 CARD_FIELDS = ("cost", "asset_value", "copies")
 DEFAULT_MAX_VARIANTS = 1000
@@ -66,6 +72,7 @@ class Sweep:
     strategies: tuple[str, ...]
     variants: tuple[Variant, ...]
     baseline: str = "baseline"
+    sensitivity: dict | None = None  # the [sensitivity] knobs, steps and figures (manifest key)
 
     def line_up(self, variant: Variant, n: int) -> tuple[str, ...]:
         """The variant's strategies for n seats, with its parameter changes applied."""
@@ -81,16 +88,19 @@ class Sweep:
             specs.append(dataclasses.replace(s, values=tuple(values.values())).label)
         return tuple(specs)
 
-    def units(self):
+    def units(self, games: int | None = None):
+        """One unit per variant, game and player count, of ``games`` games each (default: the
+        file's ``games``; ``--max-games`` gives another cap to a sweep run until decided)."""
         from nesim.runner import Unit
 
+        games = self.games_per_variant if games is None else games
         units, base = [], 0
         for v in self.variants:
             for game in self.games:
                 for n in self.players:
-                    units.append(Unit(v.name, game, n, self.line_up(v, n), self.games_per_variant, base,
+                    units.append(Unit(v.name, game, n, self.line_up(v, n), games, base,
                                       v.changes_for(load_game(game))))
-                    base += self.games_per_variant
+                    base += games
         return units
 
     def variant(self, name: str) -> Variant:
@@ -336,9 +346,18 @@ def load_sweep(path: str | Path, max_variants: int = DEFAULT_MAX_VARIANTS) -> Sw
         raise _err(path, "variant", f"two variants are named {dup!r}")
     if baseline not in names:
         variants.insert(0, Variant(baseline, {}, {}, {}, None))
+    sensitivity = None
+    if "sensitivity" in raw:
+        base = next(v for v in variants if v.name == baseline)
+        tables, sensitivity = sensitivity_variants(path, raw["sensitivity"], base, tuple(games), tuple(players))
+        variants += [_check_variant(path, f"sensitivity ({t['name']})", t, tuple(games)) for t in tables]
+        dup = _first_repeat([v.name for v in variants])
+        if dup is not None:
+            raise _err(path, "sensitivity", f"its variant {dup!r} has the name of another variant")
     if len(variants) > max_variants:
         raise _err(path, "variant", f"{len(variants)} variants, more than --max-variants {max_variants}")
-    sweep = Sweep(str(path), tuple(games), tuple(players), n_games, seed, strategies, tuple(variants), baseline)
+    sweep = Sweep(str(path), tuple(games), tuple(players), n_games, seed, strategies, tuple(variants), baseline,
+                  sensitivity)
     for v in variants:  # a line-up that does not fit a player count
         for n in players:
             try:
@@ -346,3 +365,110 @@ def load_sweep(path: str | Path, max_variants: int = DEFAULT_MAX_VARIANTS) -> Sw
             except NesimError as exc:
                 raise _err(path, f"variant {v.name!r} strategies", str(exc)) from None
     return sweep
+
+
+# ---------------------------------------------------------------------------- one-step sensitivity
+
+SENSITIVITY_OPTIONS = ("figures", "control")
+
+
+def sensitivity_variants(path, table: Any, base: Variant, games: tuple[str, ...],
+                         players: tuple[int, ...]) -> tuple[list[dict], dict]:
+    """The raw variant tables of ``[sensitivity]`` (each knob one step down, then up, from the
+    baseline variant ``base``) and what the manifest records of it."""
+    if not isinstance(table, dict):
+        raise _err(path, "sensitivity", "must be a table of dotted keys -> steps")
+    knobs = {k: v for k, v in table.items() if k not in SENSITIVITY_OPTIONS}
+    if not knobs:
+        raise _err(path, "sensitivity", "names no knob (e.g. \"cards.mansion.cost\" = 1)")
+    tables, described = [], []
+    for key, step in knobs.items():
+        value = _knob_value(path, key, base, games)
+        whole = not key.startswith("params.")
+        if isinstance(step, bool) or not isinstance(step, (int, float)) or step <= 0 or \
+                (whole and not isinstance(step, int)):
+            kind = "a whole number" if whole else "a number"
+            raise _err(path, f"sensitivity.{key}", f"the step must be {kind} above 0, got {step!r}")
+        moved = {}
+        for direction, sign in (("down", -1), ("up", 1)):
+            new = [x + sign * step for x in value] if isinstance(value, list) else value + sign * step
+            changes = _raw_changes(base)
+            _set_dotted(path, changes, key, new, "sensitivity.")
+            name = f"{key.split('.', 1)[1]}={_fmt(new)}"
+            tables.append({"name": name, **changes})
+            moved[direction], moved[direction + "_value"] = name, new
+        described.append({"knob": key, "step": step, "baseline": value, **moved})
+    figures = _sensitivity_figures(path, table.get("figures"), knobs, games, players)
+    control = table.get("control", "holm")
+    if control not in ("holm", "bh"):
+        raise _err(path, "sensitivity.control", f"must be \"holm\" or \"bh\", got {control!r}")
+    return tables, {"figures": figures, "control": control, "knobs": described}
+
+
+def _raw_changes(v: Variant) -> dict:
+    """A variant's changes as the raw table of a sweep file (for another variant to start from)."""
+    out: dict = {"cards": {k: dict(f) for k, f in v.cards.items()}, "rules": dict(v.rules),
+                 "params": {k: dict(p) for k, p in v.params.items()}}
+    if v.strategies is not None:
+        out["strategies"] = list(v.strategies)
+    return out
+
+
+def _knob_value(path, key: str, base: Variant, games: tuple[str, ...]):
+    """The knob's value in the baseline variant: its own change, else the data files' (or the
+    strategy's default); the same in every game of the sweep, or a step has no single start."""
+    from nesim.registry import find
+
+    parts = key.split(".")
+    where = f"sensitivity.{key}"
+    if parts[0] == "params" and len(parts) == 3:
+        mod = find(parts[1])
+        if mod is None or parts[2] not in mod.PARAMS:
+            raise _err(path, where, "unknown strategy or parameter")
+        return float(base.params.get(parts[1], {}).get(parts[2], mod.PARAMS[parts[2]]))
+    values = []
+    if parts[0] == "cards" and len(parts) == 3:
+        if parts[2] not in CARD_FIELDS:
+            raise _err(path, where, f"unknown field (allowed: {', '.join(CARD_FIELDS)})")
+        for g in games:
+            data = load_game(g)
+            if parts[1] in data.index:
+                values.append(base.cards.get(parts[1], {}).get(
+                    parts[2], getattr(data.buildings[data.index[parts[1]]], parts[2])))
+        if not values:
+            raise _err(path, where, f"unknown card for {' / '.join(games)}")
+    elif parts[0] == "rules" and len(parts) == 2:
+        if parts[1] not in RULE_FIELDS:
+            raise _err(path, where, f"unknown rule (known: {', '.join(RULE_FIELDS)})")
+        for g in games:
+            v = base.rules.get(parts[1], getattr(load_game(g).rules, parts[1]))
+            values.append(list(v) if isinstance(v, (tuple, list)) else v)
+        if isinstance(values[0], str):
+            raise _err(path, where, "names a card, which has no step; vary it in a [[variant]]")
+    else:
+        raise _err(path, where, "unknown key (expected cards.<card>.<field>, rules.<parameter> or "
+                   "params.<strategy>.<parameter>)")
+    if any(v != values[0] for v in values):
+        raise _err(path, where, f"differs between the games of the sweep ({values}); "
+                   "give each game its own sweep file")
+    return values[0]
+
+
+def _sensitivity_figures(path, figures: Any, knobs: dict, games: tuple[str, ...],
+                         players: tuple[int, ...]) -> list[str]:
+    from nesim.stats import parse_figure
+
+    if figures is None:
+        cards = [k.split(".")[1] for k in knobs if k.startswith("cards.")]
+        figures = ["winning_score"] + (["first_seat_win"] if max(players) > 1 else []) + \
+            [f"card_edge:{c}" for c in dict.fromkeys(cards)]
+    if not isinstance(figures, list) or not figures or not all(isinstance(f, str) for f in figures):
+        raise _err(path, "sensitivity.figures", "must be a non-empty list of figure names")
+    for f in figures:
+        fig = parse_figure(f, f"{path}: sensitivity.figures")
+        if fig.kind == "card_edge" and not any(fig.arg in load_game(g).index for g in games):
+            raise _err(path, "sensitivity.figures", f"card_edge:{fig.arg}: unknown card for {' / '.join(games)}")
+    dup = _first_repeat(figures)
+    if dup is not None:
+        raise _err(path, "sensitivity.figures", f"lists {dup!r} twice")
+    return list(figures)

@@ -26,7 +26,7 @@ from nesim.errors import NesimError
 PLAYER_COLUMNS = ["game_id", "variant", "game", "n_players", "seat", "strategy", "score", "rank", "win",
                   "money", "building_points", "bonus_points", "vp_points", "unpaid_wages",
                   "solo_cleared"]
-GAME_COLUMNS = ["game_id", "variant", "game", "n_players", "rounds_played", "household_end"]
+GAME_COLUMNS = ["game_id", "variant", "game", "n_players", "seed", "rounds_played", "household_end"]
 BUILD_COLUMNS = ["game_id", "variant", "game", "n_players", "seat", "card", "round"]
 GAME_ORDER = {"progress": 0, "mecenat": 1, "glory": 2}
 
@@ -632,8 +632,18 @@ def _build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.
                                  collapsed=key in ("card_build", "card_value", "seat_win")))
         sections.append(sec)
 
+    sections += _issue42_sections(dirs, manifests, players, games, builds, baseline, say)
     say("writing " + str(out_path))
     _write(out_path, _render(sections, dirs, warnings))
+
+
+def _issue42_sections(dirs, manifests, players, games, builds, baseline, say) -> list[Section]:
+    """One-step sensitivity and the decisions of a sweep run until decided (nesim/report/sensitivity.py)."""
+    from nesim.report.sensitivity import decisions_section, sensitivity_section
+
+    found = [sensitivity_section(manifests, players, games, builds, baseline, say),
+             decisions_section(dirs, manifests)]
+    return [s for s in found if s is not None]
 
 
 def _render(sections: list[Section], dirs: list[str], warnings: list[str], template: str = "report.html.j2",
