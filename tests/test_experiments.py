@@ -12,7 +12,12 @@ ROOT = Path(__file__).resolve().parent.parent
 FIGURES = {"card_values": 3, "seat_advantage": 1, "pacing_three_games": 3, "strategy_ladder": 3}
 
 
-@pytest.mark.parametrize("script", sorted(FIGURES))
+# One script's page in the fast suite; every script's (about two minutes more) in the slow one.
+SLOW_PAGES = {"card_values", "pacing_three_games", "strategy_ladder"}
+
+
+@pytest.mark.parametrize("script", [pytest.param(s, marks=pytest.mark.slow) if s in SLOW_PAGES else s
+                                    for s in sorted(FIGURES)])
 def test_experiment_writes_its_page(script, tmp_path):
     r = subprocess.run([sys.executable, str(ROOT / "experiments" / f"{script}.py"), "--games", "60",
                         "--jobs", "1", "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
@@ -32,6 +37,7 @@ def table(out: str) -> dict[str, list[str]]:
     return {cols[1]: cols for cols in (line.split() for line in out.splitlines()[1:]) if len(cols) > 2}
 
 
+@pytest.mark.slow  # a minute or more of subprocesses; the research scripts' logic
 def test_solo_slices_pool_to_the_figures_of_one_run(tmp_path):
     """Two saved slices of seeds pool to what one run over all their seeds prints; a slice that
     repeats seeds is refused rather than counted twice."""
@@ -100,6 +106,7 @@ def test_compare_solo_plays_both_specs_on_the_same_seeds():
     assert d < -50 and lo < d < hi < 0
 
 
+@pytest.mark.slow  # a minute or more of subprocesses; the research scripts' logic
 def test_compare_solo_pairs_saved_slices_as_it_pairs_played_games(tmp_path):
     """--saved pairs two folders' games by seed and gives what playing both specs on those seeds
     gives; only the seeds both folders hold are paired."""
@@ -142,6 +149,7 @@ def clairvoyant():
     return clairvoyant_search
 
 
+@pytest.mark.slow  # a minute or more of subprocesses; the research scripts' logic
 def test_clairvoyant_search_keeps_the_best_line_it_finds():
     """The searched game's answers, replayed, give exactly the score reported; seeing the deck,
     even a level-1 search lifts strong's one-ply policy by tens of points in Glory."""
