@@ -37,8 +37,10 @@ PREFIX_MAX = 96  # answers a lookahead can replay within one turn or payday
 NEST_MAX = 512  # answers a nested playout can replay, from a checkpoint to the end of the game
 
 # rows of TAB
+# (EC, the third effect argument, comes after R: the rows before it keep their numbers, so code
+# compiled against the older layout and still in Numba's cache reads the same rows)
 (COST, ASSET, COPIES, AGRI, IND, LOCK, SELLABLE, WORKABLE, NEED, CR_KIND, CR_A, CR_B,
- END_KIND, END_A, END_B, EFFECT, EA, EB, EC, SHARED, ONBUILD, R) = range(22)
+ END_KIND, END_A, END_B, EFFECT, EA, EB, SHARED, ONBUILD, R, EC) = range(22)
 NROWS = 22
 NCOLS = 64
 
