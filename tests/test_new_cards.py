@@ -19,6 +19,7 @@ from click.testing import CliRunner
 
 from harness import data, place, position
 from kernel_harness import KPosition
+from nesim import stats
 from nesim.cli import cli
 from nesim.errors import NesimError
 from nesim.kernel import batch
@@ -106,6 +107,10 @@ def test_a_sweep_builds_the_new_card_lists_it_by_key_and_replays_a_game_that_bui
     mine = builds[(builds["variant"] == NAME) & (builds["card"] == "savings_bank")]
     assert len(mine) > 0
     assert not (builds[builds["variant"] == "baseline"]["card"] == "savings_bank").any()
+    manifest = json.loads((out / "manifest.json").read_text())
+    table = next(v for v in manifest["variants"] if v["name"] == NAME)
+    cards = stats.card_info("progress", table["cards"])  # the report's card section reads this
+    assert cards.set_index("card").loc["savings_bank", "name"] == "Savings Bank"
     game_id = int(mine["game_id"].iloc[0])
     r = CliRunner().invoke(cli, ["replay", str(out), str(game_id)])
     assert r.exit_code == 0, r.output
@@ -189,3 +194,27 @@ def test_nesim_effects_lists_every_kind_with_its_arguments():
     # every kind the data files use is listed
     used = {b.effect.kind for g in ("progress", "mecenat", "glory") for b in data(g).buildings if b.effect}
     assert used <= set(kinds)
+
+
+def test_numbers_once_written_in_the_engines_come_from_the_effect_column():
+    """Chemical Plant and Lottery had their numbers written in both engines' code; a variant
+    that changes them changes what both engines do (draw 6 into an empty hand; a Lottery that
+    needs $30 and returns $10)."""
+    chem = data("progress").with_changes(cards={"chemical_plant": {"effect": "draw_more_if_empty:1:6"}})
+    g = position("progress", game_data=chem, hand={}, buildings={"chemical_plant": 1})
+    place(g, "chemical_plant")
+    assert g.players[0].hand_size() == 6
+    k = KPosition("progress", game_data=chem, hand={}, buildings={"chemical_plant": 1})
+    k.take_turn(k.own("chemical_plant"))
+    assert int(k.s["hand_n"][0]) == 6
+
+    lottery = data("mecenat").with_changes(cards={"lottery": {"effect": "lottery:30:10"}})
+    for budget, usable in ((29, False), (30, True)):
+        g = position("mecenat", game_data=lottery, budget=budget, money=0, buildings={"lottery": 1})
+        k = KPosition("mecenat", game_data=lottery, budget=budget, money=0, buildings={"lottery": 1})
+        assert ("own:lottery" in g.placement_options(g.players[0])) == usable
+        assert (k.own("lottery") in k.options()) == usable
+    place(g, "lottery")
+    k.take_turn(k.own("lottery"))
+    assert (g.players[0].money, g.budget) == (20, 10)
+    assert (int(k.s["money"][0]), int(k.s["budget"])) == (20, 10)
