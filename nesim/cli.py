@@ -232,15 +232,17 @@ def _rule_text(value) -> str:
 @click.option("--variant", help="The sweep file's variant whose card table to print.")
 @data_option
 def cards(game: str | None, as_json: bool, spec: str | None, variant: str | None, data_dir: str | None) -> None:
-    """Print a game's building cards: cost, asset value, copies, icons, rules.
+    """Print a game's building cards: cost, asset value, copies, icons, effect, rules.
 
     With --spec and --variant, the table as that variant changes it; changed values are marked *,
-    and the rule parameters the variant changes follow the table (in --json: ``rules_changed``
-    in every row, parameter -> new value).
+    the variant's new cards "(new card)", and the rule parameters the variant changes follow the
+    table (in --json: ``changed`` and ``new`` in every row, and ``rules_changed``, parameter ->
+    new value).
     """
     import json
 
     changed: dict = {}
+    new_keys: set = set()
     rules_changed: dict = {}
     if spec or variant:
         if not (spec and variant):
@@ -252,6 +254,7 @@ def cards(game: str | None, as_json: bool, spec: str | None, variant: str | None
         game = _spec_game(sw, game)
         base = _load(game, data_dir)
         changed = v.changes_for(base).get("cards", {})
+        new_keys = set(v.changes_for(base).get("new_cards", {}))
         data = sw.data(v, game, base)
         rules_changed = {name: (getattr(base.rules, name), getattr(data.rules, name)) for name in v.rules}
     elif game is None:
@@ -262,6 +265,7 @@ def cards(game: str | None, as_json: bool, spec: str | None, variant: str | None
     if as_json:
         for r in rows:
             r["changed"] = sorted(changed.get(r["key"], {}))
+            r["new"] = r["key"] in new_keys
             r["rules_changed"] = {name: (list(new) if isinstance(new, tuple) else new)
                                   for name, (_, new) in rules_changed.items()}
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
@@ -271,7 +275,8 @@ def cards(game: str | None, as_json: bool, spec: str | None, variant: str | None
     out = [f"{game.capitalize()}: {len(rows)} building types, {data.deck_size()} cards", head, "-" * len(head)]
     mark = lambda r, f: f"{r[f]}{'*' if f in changed.get(r['key'], {}) else ''}"
     for r in rows:
-        rules = " ".join(x for x in (r["effect"] and mark(r, "effect"),
+        rules = " ".join(x for x in ("(new card)" if r["key"] in new_keys else "",
+                                     r["effect"] and mark(r, "effect"),
                                      r["cost_rule"] and f"cost[{r['cost_rule']}]",
                                      r["end_game"] and f"end[{r['end_game']}]") if x)
         out.append(f"{r['key']:<24} {r['name'][:28]:<28} {mark(r, 'cost'):>4} {mark(r, 'asset_value'):>5} "

@@ -124,6 +124,7 @@ def test_the_cards_command_shows_the_new_card_and_the_changed_effect(sweep_file)
     assert rows["savings_bank"]["effect"] == "discard_for_money:1:12" and rows["savings_bank"]["cost"] == 1
     assert rows["restaurant"]["effect"] == "discard_for_money:1:12"
     assert rows["restaurant"]["changed"] == ["effect"]
+    assert rows["savings_bank"]["new"] and not rows["restaurant"]["new"]
 
 
 BAD = [
