@@ -231,7 +231,7 @@ def _card_rows(data) -> list[dict]:
                      "industry": b.industry, "facility": b.facility, "sellable": b.sellable,
                      "workable": b.workable, "workers_needed": b.workers_needed,
                      "cost_rule": str(b.cost_rule or ""), "end_game": str(b.end_game or ""),
-                     "text": b.text})
+                     "effect": str(b.effect or ""), "text": b.text})
     return rows
 
 
@@ -258,15 +258,17 @@ def _rule_text(value) -> str:
 @click.option("--variant", help="The sweep file's variant whose card table to print.")
 @data_option
 def cards(game: str | None, as_json: bool, spec: str | None, variant: str | None, data_dir: str | None) -> None:
-    """Print a game's building cards: cost, asset value, copies, icons, rules.
+    """Print a game's building cards: cost, asset value, copies, icons, effect, rules.
 
     With --spec and --variant, the table as that variant changes it; changed values are marked *,
-    and the rule parameters the variant changes follow the table (in --json: ``rules_changed``
-    in every row, parameter -> new value).
+    the variant's new cards "(new card)", and the rule parameters the variant changes follow the
+    table (in --json: ``changed`` and ``new`` in every row, and ``rules_changed``, parameter ->
+    new value).
     """
     import json
 
     changed: dict = {}
+    new_keys: set = set()
     rules_changed: dict = {}
     if spec or variant:
         if not (spec and variant):
@@ -278,6 +280,7 @@ def cards(game: str | None, as_json: bool, spec: str | None, variant: str | None
         game = _spec_game(sw, game)
         base = _load(game, data_dir)
         changed = v.changes_for(base).get("cards", {})
+        new_keys = set(v.changes_for(base).get("new_cards", {}))
         data = sw.data(v, game, base)
         rules_changed = {name: (getattr(base.rules, name), getattr(data.rules, name)) for name in v.rules}
     elif game is None:
@@ -288,16 +291,19 @@ def cards(game: str | None, as_json: bool, spec: str | None, variant: str | None
     if as_json:
         for r in rows:
             r["changed"] = sorted(changed.get(r["key"], {}))
+            r["new"] = r["key"] in new_keys
             r["rules_changed"] = {name: (list(new) if isinstance(new, tuple) else new)
                                   for name, (_, new) in rules_changed.items()}
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return
     icons = lambda r: "".join(c for c, f in (("A", "agriculture"), ("I", "industry"), ("L", "facility")) if r[f])
-    head = f"{'key':<24} {'name':<28} {'cost':>4} {'value':>5} {'copies':>6} {'icons':<5} {'units':>5}  rules"
+    head = f"{'key':<24} {'name':<28} {'cost':>4} {'value':>5} {'copies':>6} {'icons':<5} {'units':>5}  effect, rules"
     out = [f"{game.capitalize()}: {len(rows)} building types, {data.deck_size()} cards", head, "-" * len(head)]
     mark = lambda r, f: f"{r[f]}{'*' if f in changed.get(r['key'], {}) else ''}"
     for r in rows:
-        rules = " ".join(x for x in (r["cost_rule"] and f"cost[{r['cost_rule']}]",
+        rules = " ".join(x for x in ("(new card)" if r["key"] in new_keys else "",
+                                     r["effect"] and mark(r, "effect"),
+                                     r["cost_rule"] and f"cost[{r['cost_rule']}]",
                                      r["end_game"] and f"end[{r['end_game']}]") if x)
         out.append(f"{r['key']:<24} {r['name'][:28]:<28} {mark(r, 'cost'):>4} {mark(r, 'asset_value'):>5} "
                    f"{mark(r, 'copies'):>6} {icons(r):<5} {r['workers_needed'] or '-':>5}  {rules}")
@@ -305,6 +311,31 @@ def cards(game: str | None, as_json: bool, spec: str | None, variant: str | None
         out += ["", f"Rule parameters variant {variant!r} changes:"]
         out += [f"{name:<24} {_rule_text(new)}*  (data files: {_rule_text(old)})"
                 for name, (old, new) in rules_changed.items()]
+    click.echo("\n".join(out))
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list, one object per kind.")
+def effects(as_json: bool) -> None:
+    """List the effect kinds a card's effect column may name, with their arguments.
+
+    A card's effect is ``kind:arg:...`` (e.g. ``discard_for_money:1:15``); a construct effect
+    names its terms, then their number if they have one (``construct:discount:1``).
+    """
+    import json
+
+    from nesim.cards import CONSTRUCT_TERMS, EFFECT_KINDS
+
+    rows = [{"kind": kind, "args": list(k.args), "meaning": k.meaning,
+             "when": "worked" if k.workplace else "built"} for kind, k in EFFECT_KINDS.items()]
+    terms = [{"terms": name, "args": [number] if number else [], "meaning": meaning}
+             for name, (number, meaning) in CONSTRUCT_TERMS.items()]
+    if as_json:
+        click.echo(json.dumps({"kinds": rows, "construct_terms": terms}, indent=1))
+        return
+    out = [f"{':'.join([r['kind'], *r['args']]):<40} {r['meaning']}" for r in rows]
+    out += ["", "construct terms (construct:TERMS or construct:TERMS:N):"]
+    out += [f"{':'.join(['construct', t['terms'], *t['args']]):<40} {t['meaning']}" for t in terms]
     click.echo("\n".join(out))
 
 

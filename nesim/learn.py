@@ -62,7 +62,7 @@ from nesim.cards import load_game
 from nesim.kernel import batch, core
 from nesim.kernel.core import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, MODE_GAME,
                                STRATEGY_SIG, build_cards, option_card)
-from nesim.kernel.tables import EA, LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table, card_ids
+from nesim.kernel.tables import LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table, card_ids
 from nesim.registry import param_matrix, resolve
 from nesim.stats import paired_mean_diff
 from strategies.strong import (LEARNED_FAMILIES, LEARNED_PHASES, LEARNED_ROW, LEARNED_STATE, PARAMS,
@@ -117,7 +117,7 @@ def write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, w, scratch):
         worth[i] = np.nan
     if kind == K_PLACE:
         keep_values(s, tab, seat, w, worth, keep)
-    terms = tab[EA, ctx[CTX_WORKPLACE]] if kind == K_BUILD else 0
+    wp = ctx[CTX_WORKPLACE] if kind == K_BUILD else 0  # the construction workplace
     dec = params[NDEC]
     params[NDEC] += 1
     for i in range(n):
@@ -138,7 +138,7 @@ def write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, w, scratch):
         params[o + 2] = s.round
         params[o + 3] = a
         params[o + 4] = b
-        params[o + 5] = option_value(kind, s, tab, seat, v, terms, w, keep, worth)
+        params[o + 5] = option_value(kind, s, tab, seat, v, wp, w, keep, worth)
         params[o + 6] = 1.0 if i == chosen else 0.0
         for j in range(LEARNED_STATE):
             params[o + 7 + j] = learned_state(s, tab, seat, j)

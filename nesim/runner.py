@@ -50,14 +50,15 @@ class Unit:
     strategies: tuple[str, ...]  # one spec per seat of game 0; later games rotate them
     games: int
     id_base: int = 0
-    changes: dict = field(default_factory=dict)  # {"cards": {...}, "rules": {...}} against the data files
+    # {"cards": {...}, "new_cards": {...}, "rules": {...}} against the data files
+    changes: dict = field(default_factory=dict)
 
     def data(self) -> GameData:
         base = load_game(self.game)
         if not self.changes:
             return base
         return base.with_changes(cards=self.changes.get("cards"), rules=self.changes.get("rules"),
-                                 where=f"variant {self.variant}")
+                                 where=f"variant {self.variant}", new_cards=self.changes.get("new_cards"))
 
 
 @dataclass(frozen=True)
@@ -302,8 +303,8 @@ def variant_tables(units: list[Unit]) -> list[dict]:
         data = u.data()
         seen[(u.variant, u.game)] = {
             "name": u.variant, "game": u.game, "changes": u.changes,
-            "cards": [{"key": b.key, "cost": b.cost, "asset_value": b.asset_value, "copies": b.copies}
-                      for b in data.buildings],
+            "cards": [{"key": b.key, "name": b.name, "cost": b.cost, "asset_value": b.asset_value,
+                       "copies": b.copies, "effect": str(b.effect or "")} for b in data.buildings],
             "rules": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(data.rules).items()}}
     return list(seen.values())
 

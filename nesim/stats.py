@@ -546,6 +546,12 @@ def card_info(game: str, variant_cards: Iterable[dict] | None = None) -> pd.Data
         upd = {c["key"]: c for c in variant_cards if isinstance(c, dict) and "key" in c}
         for col in ("cost", "asset_value", "copies"):
             df[col] = [upd.get(k, {}).get(col, v) for k, v in zip(df["card"], df[col])]
+        new = [c for k, c in upd.items() if k not in set(df["card"])]  # a variant's new cards
+        if new:
+            df = pd.concat([df, pd.DataFrame({
+                "card": [c["key"] for c in new], "name": [c.get("name", c["key"]) for c in new],
+                **{col: [c.get(col, 0) for c in new] for col in ("cost", "asset_value", "copies")}})],
+                ignore_index=True)
     return df
 
 

@@ -4,7 +4,8 @@
 :class:`Sweep` whose ``units()`` the runner plays. Every problem is one line naming the file,
 the key and the reason. A variant changes, against the data files::
 
-    cards.<key>.{cost, asset_value, copies}     e.g.  cards.cathedral = { cost = 8 }
+    cards.<key>.{cost, asset_value, copies, effect}   e.g.  cards.cathedral = { cost = 8 }
+    new_cards.<key> = { name, cost, asset_value, copies, effect, ... }   a new building type
     rules.<parameter>                           e.g.  rules.wages = [2,2,3,3,3,4,4,5,5]
     params.<strategy>.<parameter>               e.g.  params.greedy.reserve = 2
     strategies = [...]                          a whole new line-up
@@ -38,8 +39,8 @@ from nesim.errors import NesimError
 from nesim.rng import check_seed
 
 TOP_KEYS = {"game", "players", "games", "seed", "strategies", "variant", "grid", "baseline", "sensitivity"}
-VARIANT_KEYS = {"name", "cards", "rules", "params", "strategies"}
-CARD_FIELDS = ("cost", "asset_value", "copies")
+VARIANT_KEYS = {"name", "cards", "new_cards", "rules", "params", "strategies"}
+CARD_FIELDS = ("cost", "asset_value", "copies", "effect")
 DEFAULT_MAX_VARIANTS = 1000
 
 
@@ -50,13 +51,19 @@ class Variant:
     rules: dict  # parameter -> value
     params: dict  # strategy name -> {parameter: value}
     strategies: tuple[str, ...] | None  # a line-up replacing the sweep's, or None
+    new_cards: dict = dataclasses.field(default_factory=dict)  # key -> its fields (and game = ...)
 
     def changes_for(self, data: GameData) -> dict:
-        """The card and rule changes that apply to one game (a card of another game is left out)."""
+        """The card and rule changes that apply to one game (a card of another game is left out,
+        and a new card whose ``game`` names another game)."""
         out = {}
         cards = {k: v for k, v in self.cards.items() if k in data.index}
         if cards:
             out["cards"] = cards
+        new = {k: {f: x for f, x in v.items() if f != "game"} for k, v in self.new_cards.items()
+               if v.get("game", data.game) == data.game}
+        if new:
+            out["new_cards"] = new
         if self.rules:
             out["rules"] = self.rules
         return out
@@ -115,7 +122,8 @@ class Sweep:
         base = load_game(game) if base is None else base
         changes = variant.changes_for(base)
         return base.with_changes(cards=changes.get("cards"), rules=changes.get("rules"),
-                                 where=f"{self.path}: variant {variant.name!r}")
+                                 where=f"{self.path}: variant {variant.name!r}",
+                                 new_cards=changes.get("new_cards"))
 
 
 def _err(path, key: str, reason: str) -> NesimError:
@@ -181,18 +189,19 @@ def _strategies(path, key, value) -> tuple[str, ...]:
 
 
 def _set_dotted(path, changes: dict, key: str, value: Any, label: str = "") -> None:
-    """Puts one dotted key (cards.X.F, rules.P, params.S.P) of a variant or grid into ``changes``."""
+    """Puts one dotted key (cards.X.F, new_cards.X.F, rules.P, params.S.P) of a variant or grid
+    into ``changes``."""
     parts = key.split(".")
     head = parts[0]
-    if head == "cards" and len(parts) == 3:
-        changes.setdefault("cards", {}).setdefault(parts[1], {})[parts[2]] = value
+    if head in ("cards", "new_cards") and len(parts) == 3:
+        changes.setdefault(head, {}).setdefault(parts[1], {})[parts[2]] = value
     elif head == "rules" and len(parts) == 2:
         changes.setdefault("rules", {})[parts[1]] = value
     elif head == "params" and len(parts) == 3:
         changes.setdefault("params", {}).setdefault(parts[1], {})[parts[2]] = value
     else:
-        raise _err(path, label + key, "unknown key (expected cards.<card>.<field>, rules.<parameter> or "
-                   "params.<strategy>.<parameter>)")
+        raise _err(path, label + key, "unknown key (expected cards.<card>.<field>, "
+                   "new_cards.<card>.<field>, rules.<parameter> or params.<strategy>.<parameter>)")
 
 
 def _check_variant(path, where: str, raw: dict, games: tuple[str, ...]) -> Variant:
@@ -213,7 +222,12 @@ def _check_variant(path, where: str, raw: dict, games: tuple[str, ...]) -> Varia
         for f, v in fields.items():
             if f not in CARD_FIELDS:
                 raise _err(path, f"{where}.cards.{key}.{f}", f"unknown field (allowed: {', '.join(CARD_FIELDS)})")
-            _int(path, f"{where}.cards.{key}.{f}", v, 0)
+            if f == "effect":
+                if not isinstance(v, str):
+                    raise _err(path, f"{where}.cards.{key}.effect", f"must be text such as 'draw:3', got {v!r}")
+            else:
+                _int(path, f"{where}.cards.{key}.{f}", v, 0)
+    new_cards = _new_cards(path, where, raw.get("new_cards", {}), games)
     rules = raw.get("rules", {})
     if not isinstance(rules, dict):
         raise _err(path, f"{where}.rules", "must be a table of rule parameters")
@@ -238,12 +252,29 @@ def _check_variant(path, where: str, raw: dict, games: tuple[str, ...]) -> Varia
             param_value(v, f"{path}: {where}.params.{strat}.{p}")
     lineup = _strategies(path, f"{where}.strategies", raw["strategies"]) if "strategies" in raw else None
     # the card and rule changes must make a playable game of every game of the sweep
+    variant = Variant(name.strip(), {k: dict(v) for k, v in cards.items()}, dict(rules),
+                      {k: {p: float(x) for p, x in v.items()} for k, v in params.items()}, lineup,
+                      new_cards)
     for g in games:
         data = load_game(g)
-        mine = {k: v for k, v in cards.items() if k in data.index}
-        _check_kernel_limits(path, where, data.with_changes(cards=mine, rules=rules, where=f"{path}: {where}"))
-    return Variant(name.strip(), {k: dict(v) for k, v in cards.items()}, dict(rules),
-                   {k: {p: float(x) for p, x in v.items()} for k, v in params.items()}, lineup)
+        changes = variant.changes_for(data)
+        _check_kernel_limits(path, where, data.with_changes(
+            cards=changes.get("cards"), rules=rules, where=f"{path}: {where}",
+            new_cards=changes.get("new_cards")))
+    return variant
+
+
+def _new_cards(path, where: str, raw: Any, games) -> dict:
+    """A variant's new_cards table: key -> the fields of a data row, and optionally the game it
+    joins (every game of the sweep when absent); the fields are checked with the card data."""
+    if not isinstance(raw, dict) or not all(isinstance(v, dict) for v in raw.values()):
+        raise _err(path, f"{where}.new_cards", "must be a table of key -> { name = ..., cost = ..., ... }")
+    for key, fields in raw.items():
+        game = fields.get("game")
+        if game is not None and game not in games:
+            raise _err(path, f"{where}.new_cards.{key}.game",
+                       f"{game!r} is not a game of this sweep ({', '.join(games)})")
+    return {k: dict(v) for k, v in raw.items()}
 
 
 def _check_kernel_limits(path, where: str, data: GameData) -> None:
@@ -409,6 +440,8 @@ def _raw_changes(v: Variant) -> dict:
     """A variant's changes as the raw table of a sweep file (for another variant to start from)."""
     out: dict = {"cards": {k: dict(f) for k, f in v.cards.items()}, "rules": dict(v.rules),
                  "params": {k: dict(p) for k, p in v.params.items()}}
+    if v.new_cards:
+        out["new_cards"] = {k: dict(f) for k, f in v.new_cards.items()}
     if v.strategies is not None:
         out["strategies"] = list(v.strategies)
     return out
@@ -430,6 +463,8 @@ def _knob_value(path, key: str, base: Variant, games: tuple[str, ...]):
     if parts[0] == "cards" and len(parts) == 3:
         if parts[2] not in CARD_FIELDS:
             raise _err(path, where, f"unknown field (allowed: {', '.join(CARD_FIELDS)})")
+        if parts[2] == "effect":
+            raise _err(path, where, "an effect has no single step; vary it in a [[variant]] or a [grid]")
         for g in games:
             data = load_game(g)
             if parts[1] in data.index:

@@ -11,7 +11,7 @@ from numba import njit
 
 from nesim.kernel.api import (CTX_SHORT, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, build_cards,
                               option_card)
-from nesim.kernel.core import cheapest_sufficient_sale
+from nesim.kernel.core import cheapest_sufficient_sale, is_money_effect
 from nesim.kernel.tables import (ASSET, CONS, CR_IF_VP, CR_KIND, EA, EB, EFFECT, END_A, END_B,
                                  END_DOUBLE_VP, END_KIND, END_MIN_VP, E_CAFE, E_CONSTRUCT, E_DISCARD_DRAW,
                                  E_DISCARD_MONEY, E_DRAW, E_DRAW_VP, E_FARM_RESORT, E_FILL_HAND,
@@ -28,12 +28,6 @@ NW = 10
 @njit(cache=True)
 def wage_bill(s, tab, p, extra):
     return tab[R, R_WAGES + s.round - 1] * (s.workers[p] + s.training[p] + extra)
-
-
-@njit(cache=True)
-def is_money_effect(e):
-    return e == E_DISCARD_MONEY or e == E_MONEY or e == E_LOTTERY or e == E_CAFE or \
-        e == E_MUSEUM_GLORY or e == E_FARM_RESORT
 
 
 @njit(cache=True)

@@ -108,23 +108,20 @@ from nesim.kernel.core import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_PRIOR
                                K_PLACE, K_SELL, LOOKAHEAD, MODE_PLAYOUT, OWN, block_newest, bonus,
                                build_cards, construct_cost, construct_payable, current_cost,
                                hand_limit, icon_counts, lowest_bit, mix64, option_card, owned_with,
-                               public_open, sale_price, terms_allow, units_left, worker_cap)
+                               public_open, sale_price, terms_allow, terms_pair, units_left,
+                               workplace_yield)
 from nesim.kernel.tables import (ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_BUILDING_CO,
-                                 C_COLONY, C_CONTRACTOR, C_DOUBLE_CITY, C_SKYSCRAPER, C_TEMPLE,
-                                 C_WORLDWIDE, EA, EB, EFFECT, END_A, END_AGRI_AND_IND,
-                                 END_AGRI_VALUE, END_B, END_DOUBLE_VP, END_EMPTY_HAND, END_FORGIVE,
-                                 END_IND_VALUE, END_KIND, END_MIN_AGRI, END_MIN_BUILDINGS,
-                                 END_MIN_IND, END_MIN_ITEMS, END_MIN_LOCK, END_MIN_VP,
-                                 END_MIN_WORKERS, END_ONLY_LOCK, END_PER_BUILDING, END_PER_IND,
-                                 END_PER_ITEM, END_PER_LOCK, END_PER_NO_SALE, END_PER_WORKER, E_BREWERY,
-                                 E_BURNT_FIELD, E_CAFE, E_CHEMICAL, E_CHICKEN, E_CONSTRUCT,
-                                 E_DESIGN_OFFICE, E_DISCARD_DRAW, E_DISCARD_MONEY, E_DRAW,
-                                 E_DRAW_VP, E_FARM_RESORT, E_FARM_VILLAGE, E_FILL_HAND,
-                                 E_FISH_FARM, E_HIRE_UPTO, E_IRONWORK, E_ITEMS_VP, E_LOTTERY,
-                                 E_MINE, E_MONEY, E_MUSEUM_GLORY, E_QUARRY, E_RELICS_WP, E_SCHOOL,
-                                 E_TAKE_ITEMS, E_TECH_COLLEGE, NCOLS, NEED, NROWS, NT, ONBUILD,
-                                 ONBUILD_DOLL, R, R_NTYPES, R_ROUNDS, R_UNPAID_PENALTY, R_VP_POINTS,
-                                 R_VP_SET, R_WAGES, SELLABLE, WORKABLE, card_ids)
+                                 C_COLONY, C_CONTRACTOR, C_SKYSCRAPER, C_TEMPLE, C_WORLDWIDE, EA,
+                                 EB, EC, EFFECT, END_A, END_AGRI_AND_IND, END_AGRI_VALUE, END_B,
+                                 END_DOUBLE_VP, END_EMPTY_HAND, END_FORGIVE, END_IND_VALUE,
+                                 END_KIND, END_MIN_AGRI, END_MIN_BUILDINGS, END_MIN_IND,
+                                 END_MIN_ITEMS, END_MIN_LOCK, END_MIN_VP, END_MIN_WORKERS,
+                                 END_ONLY_LOCK, END_PER_BUILDING, END_PER_IND, END_PER_ITEM,
+                                 END_PER_LOCK, END_PER_NO_SALE, END_PER_WORKER, E_CONSTRUCT,
+                                 E_DESIGN_OFFICE, E_DISCARD_DRAW, E_DISCARD_MONEY, E_FARM_RESORT,
+                                 E_FARM_VILLAGE, MINE, NCOLS, NEED, NROWS, NT, ONBUILD, ONBUILD_DOLL,
+                                 R, R_NTYPES, R_ROUNDS, R_START_WORKERS, R_UNPAID_PENALTY,
+                                 R_VP_POINTS, R_VP_SET, R_WAGES, SELLABLE, WORKABLE, card_ids)
 
 NAME = "strong"
 DESCRIPTION = ("One-ply evaluation of every option in points, with wage and hiring safety rules; in solo,"
@@ -160,6 +157,8 @@ ITEM_KEEP = 0.6  # keep value of a card in hand, as a share of a new one
 KEEP_BUILD = 0.4  # share of the building a card would make, in its keep value
 LIMIT_WASTE = 0.85  # share of a card's value lost when it goes over the hand limit
 START = 0.5  # the start player marker
+LATER_ITEM = 0.9  # share of an item's value when it joins the hand only next round (Brewery)
+REVEAL_CHOICE = 1.5  # the pick among the cards revealed (Design Office), beyond one card drawn
 # solo: the weights above scaled for a game with no opponents and no money coming in (tuned by
 # coordinate descent on solo games of all three games): cards, later actions and VP tokens are
 # worth more (a third worker in round 1 pays off), while the urgency of the coming wages and a
@@ -355,12 +354,6 @@ def own_bonus(s, tab, p, b, counts):
 # ---------------------------------------------------------------------------- values in points
 
 @njit(cache=True, _nrt=False)
-def is_money_effect(e):
-    return e == E_DISCARD_MONEY or e == E_MONEY or e == E_LOTTERY or e == E_CAFE \
-        or e == E_MUSEUM_GLORY or e == E_FARM_RESORT
-
-
-@njit(cache=True, _nrt=False)
 def money_value(s, tab, p, m, w):
     """$m now: a point each, plus more for what covers the wage reserve."""
     if m <= 0:
@@ -484,7 +477,7 @@ def hire_value(s, tab, p, k, ready, w):
         return -20.0
     rl = rounds_left(s, tab)
     v = k * (rl + (1 if ready else 0)) * w[P_ACTION] - k * wages_from_now(tab, s.round)
-    if s.workers[p] <= 2:
+    if s.workers[p] <= tab[R, R_START_WORKERS]:
         v += w[P_HIRE_BIAS]
     short = wage_at(tab, s.round) * (s.workers[p] + k) - s.money[p]
     if short > 0:  # a worker whose wages cannot be met costs 3 points per $
@@ -499,71 +492,37 @@ def hire_value(s, tab, p, k, ready, w):
 
 @njit(cache=True, _nrt=False)
 def basic_gain(s, tab, p, card, w):
-    """What using workplace ``card`` now brings, in points; a construction at a flat value."""
+    """What using workplace ``card`` now brings, in points: what core.workplace_yield says it
+    gives, priced; a construction at a flat value."""
+    money, cards, items, later, vp, workers, ready, discard, lead, build = \
+        workplace_yield(s, tab, p, card, False)
     e = tab[EFFECT, card]
-    a = tab[EA, card]
-    b = tab[EB, card]
     cw = w[P_CARD]
     iw = w[P_ITEM]
-    hand = s.hand_n[p]
-    items = s.hand[p, CONS]
-    if e == E_CONSTRUCT:
+    if build:
         return w[P_BUILD] + 4.0
-    if e == E_DISCARD_MONEY:
-        return money_value(s, tab, p, b, w) - rough_discard_cost(s, tab, p, a, w)
-    if e == E_MONEY:
-        return money_value(s, tab, p, a, w)
-    if e == E_LOTTERY:
-        return money_value(s, tab, p, 10, w)
-    if e == E_FARM_RESORT:
-        return money_value(s, tab, p, 4 * items, w)
-    if e == E_CAFE:
-        return money_value(s, tab, p, 10 if units_left(s, p) == 1 else 5, w)
-    if e == E_MUSEUM_GLORY:
-        return money_value(s, tab, p, 14 if hand == 5 else 7, w)
-    if e == E_SCHOOL:
-        return hire_value(s, tab, p, 1, False, w)
-    if e == E_TECH_COLLEGE:
-        return hire_value(s, tab, p, 1, True, w)
-    if e == E_HIRE_UPTO:
-        return hire_value(s, tab, p, min(a, worker_cap(s, tab, p)) - s.workers[p], False, w)
-    if e == E_QUARRY:
-        return cards_value(s, tab, p, 1, cw) + (START if s.n > 1 else 0.0)
-    if e == E_MINE:
-        return cards_value(s, tab, p, 1, cw)
-    if e == E_IRONWORK:
-        return cards_value(s, tab, p, 2, cw)
-    if e == E_DRAW:
-        return cards_value(s, tab, p, a, cw)
-    if e == E_CHEMICAL:
-        return cards_value(s, tab, p, 2 if hand > 0 else 4, cw)
-    if e == E_DRAW_VP:
-        return cards_value(s, tab, p, a, cw) + vp_value(s, tab, p, b, w)
-    if e == E_DISCARD_DRAW:  # cards drawn against the cheapest cards given up
-        return cards_value(s, tab, p, b - a, cw) + a * (0.3 * cw + 1.0) - rough_discard_cost(s, tab, p, a, w)
+    if workers > 0:
+        return hire_value(s, tab, p, workers, ready == 1, w)
+    trade = tab[EB, card]
+    if e == E_FARM_VILLAGE and s.hand[p, CONS] >= trade:  # the better of its two modes
+        return max(cards_value(s, tab, p, items, iw),
+                   cards_value(s, tab, p, tab[EC, card] - trade, cw) + trade * (cw - iw))
+    if discard > 0 and cards > 0:  # cards drawn against the cheapest cards given up
+        v = cards_value(s, tab, p, cards - discard, cw) + discard * (0.3 * cw + 1.0)
+    else:
+        v = money_value(s, tab, p, money, w) + cards_value(s, tab, p, cards, cw) \
+            + cards_value(s, tab, p, items, iw)
+    if later > 0:
+        v += later * LATER_ITEM * iw
     if e == E_DESIGN_OFFICE:
-        return cards_value(s, tab, p, 1, cw) + 1.5
-    if e == E_TAKE_ITEMS:
-        return cards_value(s, tab, p, a, iw)
-    if e == E_FILL_HAND:
-        return cards_value(s, tab, p, a - hand, iw)
-    if e == E_BURNT_FIELD:
-        return cards_value(s, tab, p, 5, iw)
-    if e == E_ITEMS_VP:
-        return cards_value(s, tab, p, a, iw) + vp_value(s, tab, p, b, w)
-    if e == E_FISH_FARM:
-        return cards_value(s, tab, p, 3 if items > 0 else 2, iw)
-    if e == E_BREWERY:
-        return 3.6 * iw
-    if e == E_FARM_VILLAGE:
-        if items >= 2:
-            return max(cards_value(s, tab, p, 2, iw), cards_value(s, tab, p, 1, cw) + 2 * (cw - iw))
-        return cards_value(s, tab, p, 2, iw)
-    if e == E_CHICKEN:
-        return cards_value(s, tab, p, 2 if hand % 2 == 0 else 3, iw)
-    if e == E_RELICS_WP:
-        return cards_value(s, tab, p, 1, iw) + vp_value(s, tab, p, 1, w)
-    return 0.0
+        v += REVEAL_CHOICE
+    if vp > 0:
+        v += vp_value(s, tab, p, vp, w)
+    if lead and s.n > 1:
+        v += START
+    if discard > 0:
+        v -= rough_discard_cost(s, tab, p, discard, w)
+    return v
 
 
 @njit(cache=True, _nrt=False)
@@ -571,7 +530,7 @@ def building_use(s, tab, p, b, w):
     """What owning workplace ``b`` brings per later round, beyond a Mine placement."""
     if not tab[WORKABLE, b]:
         return 0.0
-    return max(0.0, basic_gain(s, tab, p, b, w) - cards_value(s, tab, p, 1, w[P_CARD]))
+    return max(0.0, basic_gain(s, tab, p, b, w) - cards_value(s, tab, p, tab[EA, MINE], w[P_CARD]))
 
 
 @njit(cache=True, _nrt=False)
@@ -636,9 +595,9 @@ def hand_value(s, tab, p, c, w, worth):
 
 
 @njit(cache=True, _nrt=False)
-def best_construction(s, tab, p, terms, w, worth):
-    """Value of the best construction these workplace terms allow from the hand now."""
-    pair = terms == C_DOUBLE_CITY or terms == C_WORLDWIDE
+def best_construction(s, tab, p, wp, w, worth):
+    """Value of the best construction workplace ``wp`` allows from the hand now."""
+    pair = terms_pair(tab, wp)
     hand = s.hand[p]
     best = -1e9
     held = s.hand_mask[p] & BUILDING_KINDS
@@ -646,21 +605,21 @@ def best_construction(s, tab, p, terms, w, worth):
     while ma:
         a = lowest_bit(ma)
         ma &= ma - 1
-        if not terms_allow(tab, terms, a):
+        if not terms_allow(tab, wp, a):
             continue
         if not pair:
-            if construct_payable(s, tab, p, terms, a, -1):
-                cost = construct_cost(s, tab, p, terms, a, -1)
+            if construct_payable(s, tab, p, wp, a, -1):
+                cost = construct_cost(s, tab, p, wp, a, -1)
                 best = max(best, build_value(s, tab, p, a, cost, w, worth))
             continue
         mb = held & ~((np.int64(1) << a) - 1)  # a itself and the kinds after it
         while mb:
             b = lowest_bit(mb)
             mb &= mb - 1
-            if not terms_allow(tab, terms, b) or (a == b and hand[a] < 2):
+            if not terms_allow(tab, wp, b) or (a == b and hand[a] < 2):
                 continue
-            if construct_payable(s, tab, p, terms, a, b):
-                cost = construct_cost(s, tab, p, terms, a, b)
+            if construct_payable(s, tab, p, wp, a, b):
+                cost = construct_cost(s, tab, p, wp, a, b)
                 pair_v = build_value(s, tab, p, a, cost, w, worth) + build_value(s, tab, p, b, 0, w, worth)
                 best = max(best, pair_v)
     return best
@@ -678,13 +637,14 @@ def place_gain(s, tab, p, v, w, keep, worth):
             val += rough_discard_cost(s, tab, p, k, w) - discard_cost(s, tab, p, k, keep)
     else:
         terms = tab[EA, card]
-        val = w[P_BUILD] + best_construction(s, tab, p, terms, w, worth)
+        then = tab[EB, card]  # what the terms give after the build (core.construct)
+        val = w[P_BUILD] + best_construction(s, tab, p, card, w, worth)
         if terms == C_CONTRACTOR or terms == C_BUILDING_CO:
-            val += cards_value(s, tab, p, 2, w[P_CARD])
+            val += cards_value(s, tab, p, then, w[P_CARD])
         elif terms == C_TEMPLE:
-            val += vp_value(s, tab, p, 1, w)
+            val += vp_value(s, tab, p, then, w)
         elif terms == C_COLONY:
-            val += cards_value(s, tab, p, 1, w[P_ITEM])
+            val += cards_value(s, tab, p, then, w[P_ITEM])
         elif terms == C_SKYSCRAPER or terms == C_WORLDWIDE:
             val += 1.0
     if s.n == 1 and v >= OWN and units_left(s, p) > 1:
@@ -978,7 +938,7 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
 def one_ply_values(kind, s, tab, p, opts, n, ctx, params, w, keep, worth, position, out):
     """out[:n] = each option's one-ply value, with the learned correction in solo where the
     table has one; ``keep`` and ``position`` are room for the keep values and the position."""
-    terms = tab[EA, ctx[CTX_WORKPLACE]] if kind == K_BUILD else 0
+    wp = ctx[CTX_WORKPLACE] if kind == K_BUILD else 0
     if kind == K_PLACE:
         keep_values(s, tab, p, w, worth, keep)
     learned = s.n == 1 and has_learned(tab, params)
@@ -987,7 +947,7 @@ def one_ply_values(kind, s, tab, p, opts, n, ctx, params, w, keep, worth, positi
         phase = learned_phase(s, tab)
         npos = learned_position(s, tab, p, kind, position)
     for i in range(n):
-        out[i] = option_value(kind, s, tab, p, opts[i], terms, w, keep, worth)
+        out[i] = option_value(kind, s, tab, p, opts[i], wp, w, keep, worth)
         if learned:
             out[i] += params[P_LEARNED] * learned_offset(kind, s, tab, opts[i], phase, position, npos)
 
@@ -1011,14 +971,14 @@ def write_priors(ctx, values, n, share):
 
 
 @njit(cache=True, _nrt=False)
-def option_value(kind, s, tab, p, v, terms, w, keep, worth):
+def option_value(kind, s, tab, p, v, wp, w, keep, worth):
     """The one-ply value of option ``v`` of a placement, build, keep or discard (``keep``: the
-    hand's keep_values, filled for a placement; ``terms``: the workplace's for a build)."""
+    hand's keep_values, filled for a placement; ``wp``: the construction workplace of a build)."""
     if kind == K_PLACE:
         return place_gain(s, tab, p, v, w, keep, worth)
     if kind == K_BUILD:
         a, b = build_cards(v)
-        val = build_value(s, tab, p, a, construct_cost(s, tab, p, terms, a, b), w, worth)
+        val = build_value(s, tab, p, a, construct_cost(s, tab, p, wp, a, b), w, worth)
         if b >= 0:
             val += build_value(s, tab, p, b, 0, w, worth)
         return val

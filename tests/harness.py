@@ -18,15 +18,16 @@ def data(game: str):
 
 def position(game: str = "progress", n: int = 2, *, round: int = 1, budget: int = 0,
              deck: list[str] | None = None, discard: dict | None = None,
-             public: list[str] | None = None, **seat0) -> Game:
+             public: list[str] | None = None, game_data=None, **seat0) -> Game:
     """A fresh game whose seat 0 is set as given (hand, buildings, money, workers, vp, dolls ...).
 
     Seat 0 keeps its 3 dealt cards unless ``hand`` is given. ``deck`` lists building keys with
     the top card *first* (``top_first(g)`` reads it back the same way). Cards given to a player are taken
     out of the deck model entirely (the conservation check is not meant for these positions).
     ``public`` adds sold buildings (or other workplaces) to the general workplace row.
+    ``game_data``: a variant's data (``GameData.with_changes``) instead of the game's files.
     """
-    g = Game(data(game), n, seed=1)
+    g = Game(game_data or data(game), n, seed=1)
     g.round = round
     g.budget = budget
     rounds = g.data.round_cards()

@@ -18,8 +18,9 @@ class KPosition:
     """A kernel game state (``st[0]``) with its card table, ready for core's functions."""
 
     def __init__(self, game: str, n: int = 2, *, round: int = 1, budget: int = 0,
-                 hand: dict | None = None, buildings: dict | None = None, **seat0) -> None:
-        self.data = data(game)
+                 hand: dict | None = None, buildings: dict | None = None, game_data=None,
+                 **seat0) -> None:
+        self.data = game_data or data(game)
         self.tab = build_table(self.data)
         self.st = np.zeros(core.LOOKAHEAD_STATES, dtype=STATE)
         self.buf = np.zeros((core.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)

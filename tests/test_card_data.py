@@ -4,16 +4,25 @@ import shutil
 
 import pytest
 
-from nesim.cards import DATA_DIR, DECK_SIZES, load_game
+from nesim.cards import CONSTRUCT_TERMS, DATA_DIR, DECK_SIZES, EFFECT_KINDS, load_game
 from nesim.errors import NesimError
-from nesim.reference.effects import implemented_keys
+from nesim.kernel.tables import EFFECT_IDS, ONBUILD_IDS, TERMS_IDS
+from nesim.reference.effects.kinds import KINDS
 
 
 @pytest.mark.parametrize("game", ["progress", "mecenat", "glory"])
-def test_decks_have_the_rulebook_sizes_and_every_card_an_effect(game):
+def test_decks_have_the_rulebook_sizes_and_every_workable_card_an_effect(game):
     data = load_game(game)
     assert data.deck_size() == DECK_SIZES[game]
-    assert {b.key for b in data.buildings} <= implemented_keys(game)
+    for b in data.buildings:
+        assert (b.effect is not None and b.effect.workplace) == b.workable, b.key
+
+
+def test_every_effect_kind_is_carried_out_by_both_engines():
+    assert set(KINDS) == set(EFFECT_KINDS)
+    assert set(EFFECT_IDS) | set(ONBUILD_IDS) == set(EFFECT_KINDS)
+    assert not set(EFFECT_IDS) & set(ONBUILD_IDS)
+    assert set(TERMS_IDS) == set(CONSTRUCT_TERMS)
 
 
 def test_lock_cards_are_neither_workable_nor_sellable_and_burnt_field_is_unsellable():
@@ -51,12 +60,21 @@ def bad_copy(tmp_path, filename, old, new):
      ["mansion", "lock"]),
     ("mecenat.csv", "if_vp:5:4", "if_tokens:5:4", ["cathedral", "if_tokens"]),
     ("glory.csv", "only_lock:30", "only_lock", ["temple", "only_lock"]),
+    ("progress.csv", ",discard_for_money:1:15,", ",discard_for_cash:1:15,",
+     ["restaurant", "effect", "discard_for_cash"]),
+    ("progress.csv", ",discard_for_money:1:15,", ",discard_for_money:15,", ["restaurant", "effect", "2"]),
+    ("progress.csv", ",discard_for_money:1:15,", ",discard_for_money:1:x,", ["restaurant", "effect"]),
+    ("progress.csv", ",construct:discount:1,", ",construct:discount,", ["construction_company", "effect"]),
+    ("progress.csv", ",construct:discount:1,", ",construct:cheaply:1,", ["construction_company", "cheaply"]),
+    ("progress.csv", ",take_items:2,", ",,", ["farm", "effect", "workable"]),
+    ("progress.csv", ",,Lock. Points only.", ",draw:2,Lock. Points only.", ["mansion", "effect", "draw"]),
+    ("common.csv", ",hire_up_to:4,", ",hire_up:4,", ["high_school", "effect", "hire_up"]),
     ("rules.toml", "hand_limit = 5", "hand_limit = -1", ["hand_limit"]),
     ("rules.toml", "hand_limit = 5", "hand_size = 5", ["hand_size"]),
     ("rules.toml", "wages = [2, 2, 3, 3, 3, 4, 4, 5, 5]", "wages = [2, 2, 3]", ["wages"]),
 ])
 def test_bad_data_is_refused_naming_file_card_and_field(tmp_path, filename, old, new, words):
-    game = filename.split(".")[0] if filename.endswith(".csv") else "progress"
+    game = filename.split(".")[0] if filename.endswith(".csv") and filename != "common.csv" else "progress"
     with pytest.raises(NesimError) as err:
         load_game(game, bad_copy(tmp_path, filename, old, new))
     for w in [filename, *words]:

@@ -91,11 +91,12 @@ def copy_data(tmp_path: Path) -> Path:
     return target
 
 
-def test_card_file_with_an_unknown_key_is_a_user_error(tmp_path):
+def test_card_file_with_a_key_twice_is_a_user_error(tmp_path):
+    # (a key of its own is no error since effects are data: a card is its row, whatever its key)
     d = copy_data(tmp_path)
-    text = (d / "glory.csv").read_text().replace("\nmonument,", "\nobelisk,")
+    text = (d / "glory.csv").read_text().replace("\nmonument,", "\nrelics,")
     (d / "glory.csv").write_text(text)
-    assert_user_error(nesim("cards", "--game", "glory", "--data", str(d)), "obelisk", "glory.csv")
+    assert_user_error(nesim("cards", "--game", "glory", "--data", str(d)), "relics", "twice", "glory.csv")
 
 
 def test_card_file_whose_copies_do_not_add_up_is_a_user_error(tmp_path):

@@ -88,6 +88,7 @@ def test_the_two_steps_are_the_baseline_value_plus_and_minus_the_step(tmp_path, 
     ('"cards.farm.cost" = 1.5', "step must be a whole number above 0"),
     ('"cards.farm.copies" = 9', "must be at least 0"),         # 8 copies one step down is -1
     ('"cards.nowhere.cost" = 1', "unknown card"),
+    ('"cards.farm.effect" = 1', "an effect has no single step"),
     ('"rules.nothing" = 1', "unknown rule"),
     ('"params.greedy.nothing" = 1', "unknown strategy or parameter"),
     ('"cards.farm.cost" = 1\nfigures = ["win_rate"]', "unknown figure"),

@@ -146,23 +146,23 @@ def test_the_best_construction_is_the_best_over_every_kind_and_pair(h):
     ntypes = int(tab[R, R_NTYPES])
     w = weights(s["n"])
     hand = s["hand"][0]
-    for terms in np.unique(tab[EA, tab[EFFECT] == E_CONSTRUCT]):
-        pair = terms in (C_DOUBLE_CITY, C_WORLDWIDE)
+    for wp in np.flatnonzero(tab[EFFECT] == E_CONSTRUCT):  # every construction workplace
+        pair = tab[EA, wp] in (C_DOUBLE_CITY, C_WORLDWIDE)
         best = -1e9
         for a in range(ntypes):
-            if not hand[a] or not core.terms_allow(tab, terms, a):
+            if not hand[a] or not core.terms_allow(tab, wp, a):
                 continue
             for b in (range(a, ntypes) if pair else [-1]):
-                if b >= 0 and (not hand[b] or not core.terms_allow(tab, terms, b)
+                if b >= 0 and (not hand[b] or not core.terms_allow(tab, wp, b)
                                or (a == b and hand[a] < 2)):
                     continue
-                if core.construct_payable(s, tab, 0, terms, a, b):
-                    cost = core.construct_cost(s, tab, 0, terms, a, b)
+                if core.construct_payable(s, tab, 0, wp, a, b):
+                    cost = core.construct_cost(s, tab, 0, wp, a, b)
                     v = strong.build_value(s, tab, 0, a, cost, w, memo())
                     if b >= 0:
                         v += strong.build_value(s, tab, 0, b, 0, w, memo())
                     best = max(best, v)
-        assert strong.best_construction(s, tab, 0, terms, w, memo()) == best
+        assert strong.best_construction(s, tab, 0, wp, w, memo()) == best
 
 
 @SETTINGS

@@ -23,7 +23,7 @@ from nesim.kernel.tables import (AGRI, ASSET, CARPENTER, CONS, COPIES, COST, CR_
                                  CR_IF_VP, CR_KIND, CR_PER_IND, C_BUILDING_CO, C_COLONY,
                                  C_CONTRACTOR, C_DISCOUNT, C_DOUBLE_CITY, C_MODERN, C_PREFAB,
                                  C_SETTLER, C_SKYSCRAPER, C_TEMPLE, C_TRANSPORTER, C_WORLDWIDE, EA,
-                                 EB, EFFECT, END_A, END_AGRI_AND_IND, END_AGRI_VALUE, END_B,
+                                 EB, EC, EFFECT, END_A, END_AGRI_AND_IND, END_AGRI_VALUE, END_B,
                                  END_DOUBLE_VP, END_EMPTY_HAND, END_FORGIVE, END_IND_VALUE,
                                  END_KIND, END_MIN_AGRI, END_MIN_BUILDINGS, END_MIN_IND,
                                  END_MIN_ITEMS, END_MIN_LOCK, END_MIN_VP, END_MIN_WORKERS,
@@ -38,7 +38,7 @@ from nesim.kernel.tables import (AGRI, ASSET, CARPENTER, CONS, COPIES, COST, CR_
                                  E_TECH_COLLEGE, IND, LOCK, LOGMAX, MAXBUILDS, MAXDECK, MAXOPTS,
                                  MAXP, MAXPUB, MINE, NEED, NEST_MAX, NT, PREFIX_MAX, ONBUILD,
                                  ONBUILD_DOLL,
-                                 ONBUILD_VP2, ORIG_INITIAL, ORIG_ROUND, ORIG_SOLD, ORIG_SOLO, QUARRY,
+                                 ONBUILD_VP, ORIG_INITIAL, ORIG_ROUND, ORIG_SOLD, ORIG_SOLO, QUARRY,
                                  R, RELICS_WP, R_CARPENTERS, R_GLORY, R_HAND_LIMIT,
                                  R_ID_BURNT_FIELD, R_ID_COMPANY_HOUSE, R_ID_WAREHOUSE,
                                  R_MAX_WORKERS, R_NTYPES, R_ROUND_CARD, R_ROUNDS, R_SOLO_A,
@@ -375,30 +375,40 @@ def terms_free(terms):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def terms_worth(terms):
-    return 2 if terms == C_MODERN else 1
+def terms_pair(tab, wp):
+    """Whether construction workplace ``wp`` builds two buildings at once."""
+    terms = tab[EA, wp]
+    return terms == C_DOUBLE_CITY or terms == C_WORLDWIDE
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def terms_worth(tab, wp):
+    """What a consumer item counts for in a payment at construction workplace ``wp``."""
+    return 2 if tab[EA, wp] == C_MODERN else 1
 
 
 @njit(cache=True, _nrt=False)
-def terms_allow(tab, terms, b):
+def terms_allow(tab, wp, b):
+    terms = tab[EA, wp]
     if terms == C_SETTLER:
         return tab[AGRI, b] == 1
     if terms == C_BUILDING_CO:
         return tab[LOCK, b] == 1
     if terms == C_PREFAB:
-        return tab[ASSET, b] <= 10
+        return tab[ASSET, b] <= tab[EB, wp]
     return True
 
 
 @njit(cache=True, _nrt=False)
-def construct_cost(s, tab, p, terms, a, b):
+def construct_cost(s, tab, p, wp, a, b):
+    terms = tab[EA, wp]
     ca = current_cost(s, tab, p, a)
     cb = current_cost(s, tab, p, b) if b >= 0 else 0
     if terms_free(terms):
         return 0
     if terms == C_DOUBLE_CITY:
         return ca
-    discount = 1 if terms == C_DISCOUNT else 0
+    discount = tab[EB, wp] if terms == C_DISCOUNT else 0
     return max(0, ca + cb - discount)
 
 
@@ -430,10 +440,11 @@ def payment_step_ok(remaining, is_item, used_building, buildings_left, items_lef
 
 
 @njit(cache=True, _nrt=False)
-def construct_payable(s, tab, p, terms, a, b):
+def construct_payable(s, tab, p, wp, a, b):
+    terms = tab[EA, wp]
     if terms == C_DOUBLE_CITY and current_cost(s, tab, p, a) != current_cost(s, tab, p, b):
         return False
-    cost = construct_cost(s, tab, p, terms, a, b)
+    cost = construct_cost(s, tab, p, wp, a, b)
     items = s.hand[p, CONS]
     building_cards = s.hand_n[p] - items - (2 if b >= 0 else 1)
     if terms == C_MODERN:
@@ -442,48 +453,48 @@ def construct_payable(s, tab, p, terms, a, b):
 
 
 @njit(cache=True, _nrt=False)
-def build_options(s, tab, p, terms, out):
-    """Buildings (or pairs, as PAIR + a * NT + b) in hand that this workplace can build now."""
+def build_options(s, tab, p, wp, out):
+    """Buildings (or pairs, as PAIR + a * NT + b) in hand that workplace ``wp`` can build now."""
     ntypes = tab[R, R_NTYPES]
-    pair = terms == C_DOUBLE_CITY or terms == C_WORLDWIDE
+    pair = terms_pair(tab, wp)
     hand = s.hand[p]
     k = 0
     for a in range(ntypes):
-        if hand[a] == 0 or not terms_allow(tab, terms, a):
+        if hand[a] == 0 or not terms_allow(tab, wp, a):
             continue
         if not pair:
-            if construct_payable(s, tab, p, terms, a, -1):
+            if construct_payable(s, tab, p, wp, a, -1):
                 out[k] = a
                 k += 1
             continue
         for b in range(a, ntypes):
-            if hand[b] == 0 or not terms_allow(tab, terms, b):
+            if hand[b] == 0 or not terms_allow(tab, wp, b):
                 continue
-            if (a != b or hand[a] >= 2) and construct_payable(s, tab, p, terms, a, b):
+            if (a != b or hand[a] >= 2) and construct_payable(s, tab, p, wp, a, b):
                 out[k] = PAIR + a * NT + b
                 k += 1
     return k
 
 
 @njit(cache=True, _nrt=False)
-def can_build(s, tab, p, terms):
+def can_build(s, tab, p, wp):
     """Whether build_options would offer anything (stops at the first option)."""
     ntypes = tab[R, R_NTYPES]
-    pair = terms == C_DOUBLE_CITY or terms == C_WORLDWIDE
+    pair = terms_pair(tab, wp)
     hand = s.hand[p]
     m = s.hand_mask[p] & ~(np.int64(1) << CONS)
     while m:
         a = lowest_bit(m)
         m &= m - 1
-        if not terms_allow(tab, terms, a):
+        if not terms_allow(tab, wp, a):
             continue
         if not pair:
-            if construct_payable(s, tab, p, terms, a, -1):
+            if construct_payable(s, tab, p, wp, a, -1):
                 return True
             continue
         for b in range(a, ntypes):
-            if hand[b] and terms_allow(tab, terms, b) and (a != b or hand[a] >= 2) \
-                    and construct_payable(s, tab, p, terms, a, b):
+            if hand[b] and terms_allow(tab, wp, b) and (a != b or hand[a] >= 2) \
+                    and construct_payable(s, tab, p, wp, a, b):
                 return True
     return False
 
@@ -498,10 +509,10 @@ def place_building(s, tab, p, b):
         s.n_builds[p] = i + 1
     else:
         s.error |= ERR_OVERFLOW
-    if tab[ONBUILD, b] == ONBUILD_VP2:
-        s.vp[p] += 2
+    if tab[ONBUILD, b] == ONBUILD_VP:
+        s.vp[p] += tab[EA, b]
     elif tab[ONBUILD, b] == ONBUILD_DOLL:
-        s.dolls[p] += 1
+        s.dolls[p] += tab[EA, b]
 
 
 @njit(cache=True, _nrt=False)
@@ -544,41 +555,118 @@ def build_cards(v):
 
 
 @njit(cache=True, _nrt=False)
-def construct(st, tab, fns, params, log, buf, p, terms, workplace):
+def construct(st, tab, fns, params, log, buf, p, wp):
     s = st[0]
-    n = build_options(s, tab, p, terms, buf[0])
-    buf[2, CTX_WORKPLACE] = workplace
+    n = build_options(s, tab, p, wp, buf[0])
+    buf[2, CTX_WORKPLACE] = wp
     v = ask(st, tab, fns, params, log, buf, K_BUILD, p, n)
     a, b = build_cards(v)
-    cost = construct_cost(s, tab, p, terms, a, b)  # every cost is read before anything is placed
+    cost = construct_cost(s, tab, p, wp, a, b)  # every cost is read before anything is placed
     remove_from_hand(s, p, a)
     if b >= 0:
         remove_from_hand(s, p, b)
-    pay_cost(st, tab, fns, params, log, buf, p, cost, terms_worth(terms))
+    pay_cost(st, tab, fns, params, log, buf, p, cost, terms_worth(tab, wp))
     place_building(s, tab, p, a)
     if b >= 0:
         place_building(s, tab, p, b)
     # the follow-ups of "construct, then ..." workplaces
+    terms = tab[EA, wp]
+    k = tab[EB, wp]
     if terms == C_CONTRACTOR or terms == C_BUILDING_CO:
-        draw(s, tab, p, 2)
+        draw(s, tab, p, k)
     elif terms == C_TEMPLE:
-        s.vp[p] += 1
+        s.vp[p] += k
     elif terms == C_COLONY:
-        add_to_hand(s, p, CONS, 1)
-    elif terms == C_SKYSCRAPER:
+        add_to_hand(s, p, CONS, k)
+    elif terms == C_SKYSCRAPER or terms == C_WORLDWIDE:
         if s.hand_n[p] == 0:
-            draw(s, tab, p, 2)
-    elif terms == C_WORLDWIDE:
-        if s.hand_n[p] == 0:
-            draw(s, tab, p, 3)
+            draw(s, tab, p, k)
 
 
 # ---------------------------------------------------------------------------- workplaces
 
-@njit(cache=True, _nrt=False)
-def cafe_income(s, p, placed):
+@njit(cache=True, inline="always", _nrt=False)
+def cafe_income(s, tab, p, card, placed):
+    """The higher sum when this placement leaves no unit to place this round (§16.4)."""
     left = units_left(s, p) - (0 if placed else 1)
-    return 10 if left == 0 else 5
+    return tab[EB, card] if left == 0 else tab[EA, card]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def hand_size_income(s, tab, p, card):
+    return tab[EB, card] if s.hand_n[p] == tab[EA, card] else tab[EC, card]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def is_money_effect(e):
+    """Effects that take money from the Budget."""
+    return e == E_DISCARD_MONEY or e == E_MONEY or e == E_LOTTERY or e == E_CAFE \
+        or e == E_MUSEUM_GLORY or e == E_FARM_RESORT
+
+
+@njit(cache=True, _nrt=False)
+def workplace_yield(s, tab, p, card, placed):
+    """What using workplace ``card`` gives player p now, from its effect row: (money taken from
+    the Budget, buildings drawn, consumer items taken, items that join the hand next round, VP
+    tokens, workers hired, 1 if they can be placed this round, cards discarded first, 1 if p
+    becomes start player, 1 if it constructs). ``placed``: whether p's unit already stands on it.
+    Choices (a construction, Farm Village's mode, Design Office's pick) are left to their own
+    functions; use_effect applies the rest, and strategies price it."""
+    e = tab[EFFECT, card]
+    a = tab[EA, card]
+    b = tab[EB, card]
+    money = cards = items = later = vp = workers = ready = discard = lead = build = 0
+    if e == E_QUARRY:
+        cards = a
+        lead = 1
+    elif e == E_MINE or e == E_DRAW or e == E_IRONWORK:
+        cards = a
+    elif e == E_SCHOOL or e == E_TECH_COLLEGE:
+        workers = min(a, worker_cap(s, tab, p) - s.workers[p])
+        ready = 1 if e == E_TECH_COLLEGE else 0
+    elif e == E_HIRE_UPTO:
+        workers = min(a, worker_cap(s, tab, p)) - s.workers[p]
+    elif e == E_RELICS_WP or e == E_ITEMS_VP:
+        items = a
+        vp = b
+    elif e == E_DISCARD_MONEY:
+        discard = a
+        money = b
+    elif e == E_TAKE_ITEMS or e == E_BURNT_FIELD:
+        items = a
+    elif e == E_DESIGN_OFFICE:
+        cards = 1  # one of the cards revealed
+    elif e == E_MONEY:
+        money = a
+    elif e == E_DISCARD_DRAW:
+        discard = a
+        cards = b
+    elif e == E_FILL_HAND:
+        items = a - s.hand_n[p]
+    elif e == E_CHEMICAL:
+        cards = a if s.hand_n[p] > 0 else b
+    elif e == E_LOTTERY:
+        money = a - b  # take a, return b
+    elif e == E_FISH_FARM:
+        items = b if s.hand[p, CONS] > 0 else a
+    elif e == E_FARM_RESORT:
+        money = a * s.hand[p, CONS]
+    elif e == E_DRAW_VP:
+        cards = a
+        vp = b
+    elif e == E_BREWERY:
+        later = a
+    elif e == E_FARM_VILLAGE:
+        items = a  # the mode that is always open
+    elif e == E_CHICKEN:
+        items = a if s.hand_n[p] % 2 == 0 else b
+    elif e == E_CAFE:
+        money = cafe_income(s, tab, p, card, placed)
+    elif e == E_MUSEUM_GLORY:
+        money = hand_size_income(s, tab, p, card)
+    elif e == E_CONSTRUCT:
+        build = 1
+    return money, cards, items, later, vp, workers, ready, discard, lead, build
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -592,7 +680,7 @@ def can_use(s, tab, p, card, tmp):
         return s.hand_n[p] >= a and s.budget >= tab[EB, card]
     if e == E_HIRE_UPTO:
         return s.workers[p] < min(a, worker_cap(s, tab, p))
-    if e == E_MONEY:
+    if e == E_MONEY or e == E_LOTTERY:  # the Lottery needs what it takes before it returns some
         return s.budget >= a
     if e == E_DISCARD_DRAW:
         return s.hand_n[p] >= a
@@ -600,16 +688,14 @@ def can_use(s, tab, p, card, tmp):
         return s.hand_n[p] < a
     if e == E_IRONWORK:
         return s.on_mine[p] == 1
-    if e == E_LOTTERY:
-        return s.budget >= 20
     if e == E_FARM_RESORT:  # with no consumer item it pays $0: usable (RULES-NOTES §16.12)
-        return s.budget >= 4 * s.hand[p, CONS]
+        return s.budget >= a * s.hand[p, CONS]
     if e == E_CAFE:
-        return s.budget >= cafe_income(s, p, False)
+        return s.budget >= cafe_income(s, tab, p, card, False)
     if e == E_MUSEUM_GLORY:
-        return s.budget >= (14 if s.hand_n[p] == 5 else 7)
+        return s.budget >= hand_size_income(s, tab, p, card)
     if e == E_CONSTRUCT:
-        return can_build(s, tab, p, a)
+        return can_build(s, tab, p, card)
     # every other workplace can always be used (Brewery in the last round too: its items are laid
     # on the card and never reach a hand, RULES-NOTES §16.11); E_NONE (lock) never
     return e != 0
@@ -619,92 +705,65 @@ def can_use(s, tab, p, card, tmp):
 def use_effect(st, tab, fns, params, log, buf, p, card):
     s = st[0]
     e = tab[EFFECT, card]
-    a = tab[EA, card]
-    b = tab[EB, card]
-    if e == E_QUARRY:
-        draw(s, tab, p, 1)
+    if e == E_CONSTRUCT:
+        construct(st, tab, fns, params, log, buf, p, card)
+        return
+    if e == E_DESIGN_OFFICE:
+        design_office(st, tab, fns, params, log, buf, p, tab[EA, card])
+        return
+    if e == E_FARM_VILLAGE:
+        farm_village(st, tab, fns, params, log, buf, p, card)
+        return
+    money, cards, items, later, vp, workers, ready, discard, lead, _ = workplace_yield(s, tab, p, card, True)
+    if discard > 0:
+        discard_from_hand(st, tab, fns, params, log, buf, p, discard, P_EFFECT, card)
+    if money > 0:
+        take_money(s, p, money)
+    if cards > 0:
+        draw(s, tab, p, cards)
+    if items > 0:
+        add_to_hand(s, p, CONS, items)
+    s.vp[p] += vp
+    s.brewery[p] += later
+    if workers > 0:
+        hire(s, p, workers, ready == 1)
+    if lead:
         s.start_player = p
-    elif e == E_MINE or e == E_IRONWORK:
-        draw(s, tab, p, 1 if e == E_MINE else 2)
-    elif e == E_SCHOOL:
-        hire(s, p, 1, False)
-    elif e == E_RELICS_WP:
-        add_to_hand(s, p, CONS, 1)
-        s.vp[p] += 1
-    elif e == E_DISCARD_MONEY:
-        discard_from_hand(st, tab, fns, params, log, buf, p, a, P_EFFECT, card)
-        take_money(s, p, b)
-    elif e == E_HIRE_UPTO:
-        hire(s, p, min(a, worker_cap(s, tab, p)) - s.workers[p], False)
-    elif e == E_TECH_COLLEGE:
-        hire(s, p, 1, True)
-    elif e == E_TAKE_ITEMS:
-        add_to_hand(s, p, CONS, a)
-    elif e == E_BURNT_FIELD:
-        add_to_hand(s, p, CONS, 5)
+    if e == E_BURNT_FIELD:
         s.burnt[p] += 1
-    elif e == E_DESIGN_OFFICE:
-        design_office(st, tab, fns, params, log, buf, p)
-    elif e == E_MONEY:
-        take_money(s, p, a)
-    elif e == E_DISCARD_DRAW:
-        discard_from_hand(st, tab, fns, params, log, buf, p, a, P_EFFECT, card)
-        draw(s, tab, p, b)
-    elif e == E_FILL_HAND:
-        add_to_hand(s, p, CONS, a - s.hand_n[p])
-    elif e == E_DRAW:
-        draw(s, tab, p, a)
-    elif e == E_CHEMICAL:
-        draw(s, tab, p, 2 if s.hand_n[p] > 0 else 4)
-    elif e == E_ITEMS_VP:
-        add_to_hand(s, p, CONS, a)
-        s.vp[p] += b
-    elif e == E_LOTTERY:
-        take_money(s, p, 10)  # take $20, return $10
-    elif e == E_FISH_FARM:
-        add_to_hand(s, p, CONS, 3 if s.hand[p, CONS] > 0 else 2)
-    elif e == E_FARM_RESORT:
-        take_money(s, p, 4 * s.hand[p, CONS])
-    elif e == E_DRAW_VP:
-        draw(s, tab, p, a)
-        s.vp[p] += b
-    elif e == E_BREWERY:
-        s.brewery[p] += 4
-    elif e == E_FARM_VILLAGE:
-        buf[0, 0] = 0
-        buf[0, 1] = 1
-        buf[2, CTX_WORKPLACE] = card
-        mode = ask(st, tab, fns, params, log, buf, K_MODE, p, 2 if s.hand[p, CONS] >= 2 else 1)
-        if mode == 0:
-            add_to_hand(s, p, CONS, 2)
-        else:
-            add_to_hand(s, p, CONS, -2)
-            draw(s, tab, p, 3)
-    elif e == E_CHICKEN:
-        add_to_hand(s, p, CONS, 2 if s.hand_n[p] % 2 == 0 else 3)
-    elif e == E_CAFE:
-        take_money(s, p, cafe_income(s, p, True))
-    elif e == E_MUSEUM_GLORY:
-        take_money(s, p, 14 if s.hand_n[p] == 5 else 7)
-    elif e == E_CONSTRUCT:
-        construct(st, tab, fns, params, log, buf, p, a, card)
 
 
 @njit(cache=True, _nrt=False)
-def design_office(st, tab, fns, params, log, buf, p):
-    """Reveal 5 (drawn like any draw), keep 1, discard the rest."""
+def farm_village(st, tab, fns, params, log, buf, p, card):
+    """Take EA consumer items, or (with EB items in hand) hand EB back and draw EC buildings."""
+    s = st[0]
+    buf[0, 0] = 0
+    buf[0, 1] = 1
+    buf[2, CTX_WORKPLACE] = card
+    trade = tab[EB, card]
+    mode = ask(st, tab, fns, params, log, buf, K_MODE, p, 2 if s.hand[p, CONS] >= trade else 1)
+    if mode == 0:
+        add_to_hand(s, p, CONS, tab[EA, card])
+    else:
+        add_to_hand(s, p, CONS, -trade)
+        draw(s, tab, p, tab[EC, card])
+
+
+@njit(cache=True, _nrt=False)
+def design_office(st, tab, fns, params, log, buf, p, shown):
+    """Reveal ``shown`` cards (drawn like any draw), keep 1, discard the rest."""
     s = st[0]
     revealed = buf[1]
-    for i in range(5):
+    for i in range(shown):
         revealed[i] = draw_one(s, tab)
     k = 0
     for b in range(tab[R, R_NTYPES]):
-        for i in range(5):
+        for i in range(shown):
             if revealed[i] == b:
                 buf[0, k] = b
                 k += 1
                 break
-    for i in range(5):
+    for i in range(shown):
         if revealed[i] == CONS:
             buf[0, k] = CONS
             k += 1
@@ -712,7 +771,7 @@ def design_office(st, tab, fns, params, log, buf, p):
     kept = ask(st, tab, fns, params, log, buf, K_KEEP, p, k)
     add_to_hand(s, p, kept, 1)
     dropped = False
-    for i in range(5):
+    for i in range(shown):
         if revealed[i] == kept and not dropped:
             dropped = True
         else:

@@ -5,9 +5,9 @@ item is ``CONS``; the common workplaces follow from ``COMMON0``. ``TAB[row, card
 field of one card; row ``R`` holds the rule parameters at the ``R_*`` columns. Changing a card's
 cost or copies, or a rule, changes only this array, so the kernel never recompiles for it.
 
-How each card behaves is its effect id (``E_*``) with up to two numbers (rows ``EA``, ``EB``);
-:func:`effect_of` maps card keys to them and is the kernel's counterpart of
-``nesim/reference/effects``.
+How each card behaves is its effect column (``nesim.cards.EFFECT_KINDS``): the kind becomes an
+effect id (``E_*``, :data:`EFFECT_IDS`) and its arguments rows ``EA``, ``EB``, ``EC``
+(:func:`effect_row`), the kernel's counterpart of ``nesim/reference/effects/kinds.py``.
 """
 
 from __future__ import annotations
@@ -37,9 +37,11 @@ PREFIX_MAX = 96  # answers a lookahead can replay within one turn or payday
 NEST_MAX = 512  # answers a nested playout can replay, from a checkpoint to the end of the game
 
 # rows of TAB
+# (EC, the third effect argument, comes after R: the rows before it keep their numbers, so code
+# compiled against the older layout and still in Numba's cache reads the same rows)
 (COST, ASSET, COPIES, AGRI, IND, LOCK, SELLABLE, WORKABLE, NEED, CR_KIND, CR_A, CR_B,
- END_KIND, END_A, END_B, EFFECT, EA, EB, SHARED, ONBUILD, R) = range(21)
-NROWS = 21
+ END_KIND, END_A, END_B, EFFECT, EA, EB, SHARED, ONBUILD, R, EC) = range(22)
+NROWS = 22
 NCOLS = 64
 
 # columns of row R (rule parameters)
@@ -90,58 +92,41 @@ END_RULE_IDS = {k: i + 1 for i, k in enumerate((
 (C_PLAIN, C_DISCOUNT, C_SETTLER, C_CONTRACTOR, C_DOUBLE_CITY, C_TEMPLE, C_BUILDING_CO, C_PREFAB,
  C_WORLDWIDE, C_COLONY, C_SKYSCRAPER, C_MODERN, C_TRANSPORTER) = range(13)
 
-ONBUILD_NONE, ONBUILD_VP2, ONBUILD_DOLL = range(3)
+ONBUILD_NONE, ONBUILD_VP, ONBUILD_DOLL = range(3)
 
-_COMMON_EFFECTS = {
-    "quarry": (E_QUARRY, 0, 0), "mine": (E_MINE, 0, 0), "school": (E_SCHOOL, 0, 0),
-    "carpenter": (E_CONSTRUCT, C_PLAIN, 0), "relics_workplace": (E_RELICS_WP, 0, 0),
-    "stall": (E_DISCARD_MONEY, 1, 6), "market": (E_DISCARD_MONEY, 2, 12),
-    "supermarket": (E_DISCARD_MONEY, 3, 18), "department_store": (E_DISCARD_MONEY, 4, 24),
-    "world_expo": (E_DISCARD_MONEY, 5, 30), "high_school": (E_HIRE_UPTO, 4, 0),
-    "university": (E_HIRE_UPTO, 5, 0), "technical_college": (E_TECH_COLLEGE, 0, 0),
+# effect kind (the ``effect`` column, nesim.cards.EFFECT_KINDS) -> kernel effect id; a kind's
+# arguments go to rows EA, EB, EC in the order EFFECT_KINDS names them
+EFFECT_IDS = {
+    "draw_and_lead": E_QUARRY, "mine_draw": E_MINE, "hire": E_SCHOOL, "relics": E_RELICS_WP,
+    "discard_for_money": E_DISCARD_MONEY, "hire_up_to": E_HIRE_UPTO, "hire_ready": E_TECH_COLLEGE,
+    "take_items": E_TAKE_ITEMS, "take_items_once": E_BURNT_FIELD, "reveal_keep_one": E_DESIGN_OFFICE,
+    "money": E_MONEY, "discard_then_draw": E_DISCARD_DRAW, "fill_hand": E_FILL_HAND, "draw": E_DRAW,
+    "draw_more_if_empty": E_CHEMICAL, "draw_if_on_mine": E_IRONWORK, "items_and_vp": E_ITEMS_VP,
+    "lottery": E_LOTTERY, "items_more_if_holding": E_FISH_FARM, "money_per_item": E_FARM_RESORT,
+    "draw_and_vp": E_DRAW_VP, "items_next_round": E_BREWERY, "items_or_trade": E_FARM_VILLAGE,
+    "items_by_parity": E_CHICKEN, "money_more_if_last_unit": E_CAFE,
+    "money_if_hand_size": E_MUSEUM_GLORY, "construct": E_CONSTRUCT,
 }
-_BUILDING_EFFECTS = {
-    "progress": {
-        "farm": (E_TAKE_ITEMS, 2, 0), "plantation": (E_TAKE_ITEMS, 3, 0),
-        "burnt_field": (E_BURNT_FIELD, 0, 0), "design_office": (E_DESIGN_OFFICE, 0, 0),
-        "coffee_shop": (E_MONEY, 5, 0), "factory": (E_DISCARD_DRAW, 2, 4),
-        "car_factory": (E_DISCARD_DRAW, 3, 7), "restaurant": (E_DISCARD_MONEY, 1, 15),
-        "orchard": (E_FILL_HAND, 4, 0), "steel_mill": (E_DRAW, 3, 0),
-        "chemical_plant": (E_CHEMICAL, 0, 0),
-        "construction_company": (E_CONSTRUCT, C_DISCOUNT, 0), "settler": (E_CONSTRUCT, C_SETTLER, 0),
-        "general_contractor": (E_CONSTRUCT, C_CONTRACTOR, 0),
-        "double_city": (E_CONSTRUCT, C_DOUBLE_CITY, 0),
-    },
-    "mecenat": {
-        "potato_field": (E_FILL_HAND, 3, 0), "ironwork": (E_IRONWORK, 0, 0),
-        "temple_carpenter": (E_CONSTRUCT, C_TEMPLE, 0), "cafeteria": (E_DISCARD_MONEY, 1, 8),
-        "vegetable_garden": (E_ITEMS_VP, 2, 1), "lottery": (E_LOTTERY, 0, 0),
-        "building_company": (E_CONSTRUCT, C_BUILDING_CO, 0), "food_factory": (E_DISCARD_DRAW, 2, 4),
-        "fish_farm": (E_FISH_FARM, 0, 0), "prefab_home_builder": (E_CONSTRUCT, C_PREFAB, 0),
-        "farm_resort": (E_FARM_RESORT, 0, 0), "laboratory": (E_DRAW_VP, 2, 1),
-        "worldwide_building": (E_CONSTRUCT, C_WORLDWIDE, 0), "brewery": (E_BREWERY, 0, 0),
-        "shipyard": (E_DISCARD_DRAW, 3, 6), "industrial_park": (E_DRAW, 3, 0),
-        "amusement_park": (E_DISCARD_MONEY, 2, 25), "petrochemical_complex": (E_DRAW, 4, 0),
-    },
-    "glory": {
-        "farm_village": (E_FARM_VILLAGE, 0, 0), "colony": (E_CONSTRUCT, C_COLONY, 0),
-        "workshop": (E_DRAW_VP, 1, 1), "steam_factory": (E_DISCARD_DRAW, 2, 4),
-        "chicken_farm": (E_CHICKEN, 0, 0), "skyscraper_construction": (E_CONSTRUCT, C_SKYSCRAPER, 0),
-        "board_game_cafe": (E_CAFE, 0, 0), "cotton_farm": (E_TAKE_ITEMS, 5, 0),
-        "museum": (E_MUSEUM_GLORY, 0, 0), "coal_mine": (E_DRAW, 5, 0),
-        "modern_architecture": (E_CONSTRUCT, C_MODERN, 0), "theater": (E_DISCARD_MONEY, 2, 20),
-        "smelter": (E_DRAW, 3, 0), "transporter": (E_CONSTRUCT, C_TRANSPORTER, 0),
-        "greenhouse": (E_TAKE_ITEMS, 4, 0), "locomotive_factory": (E_DISCARD_DRAW, 3, 7),
-    },
+# construct terms (nesim.cards.CONSTRUCT_TERMS) -> C_* in row EA; their number goes to row EB
+TERMS_IDS = {
+    "plain": C_PLAIN, "discount": C_DISCOUNT, "free_agriculture": C_SETTLER, "then_draw": C_CONTRACTOR,
+    "pair_same_cost": C_DOUBLE_CITY, "then_vp": C_TEMPLE, "lock_then_draw": C_BUILDING_CO,
+    "free_up_to_value": C_PREFAB, "pair_then_draw_if_empty": C_WORLDWIDE, "then_items": C_COLONY,
+    "then_draw_if_empty": C_SKYSCRAPER, "items_double": C_MODERN, "free": C_TRANSPORTER,
 }
-_ONBUILD = {("glory", "relics"): ONBUILD_VP2, ("glory", "mechanical_doll"): ONBUILD_DOLL}
+# lock cards' effects when built -> row ONBUILD; the number goes to row EA
+ONBUILD_IDS = {"vp_on_build": ONBUILD_VP, "doll_on_build": ONBUILD_DOLL}
 SHARED_AT_3_PLUS = ("stall", "market", "supermarket", "department_store", "world_expo")
 
 
-def effect_of(game: str, key: str) -> tuple[int, int, int]:
-    if key in _COMMON_EFFECTS:
-        return _COMMON_EFFECTS[key]
-    return _BUILDING_EFFECTS[game].get(key, (E_NONE, 0, 0))
+def effect_row(effect) -> tuple[int, int, int, int]:
+    """(effect id, EA, EB, EC) of a workplace's parsed effect, (E_NONE, 0, 0, 0) for none."""
+    if effect is None or effect.kind in ONBUILD_IDS:
+        return (E_NONE, 0, 0, 0)
+    if effect.kind == "construct":
+        return (E_CONSTRUCT, TERMS_IDS[effect.terms], effect.args[0], 0)
+    args = list(effect.args) + [0, 0, 0]
+    return (EFFECT_IDS[effect.kind], args[0], args[1], args[2])
 
 
 def card_ids(data: GameData) -> dict[str, int]:
@@ -173,12 +158,14 @@ def build_table(data: GameData) -> np.ndarray:
             t[END_KIND, i] = END_RULE_IDS[b.end_game.kind]
             args = list(b.end_game.args) + [0, 0]
             t[END_A, i], t[END_B, i] = args[0], args[1]
-        t[ONBUILD, i] = _ONBUILD.get((data.game, b.key), ONBUILD_NONE)
+        t[EFFECT, i], t[EA, i], t[EB, i], t[EC, i] = effect_row(b.effect)
+        if b.effect is not None and b.effect.kind in ONBUILD_IDS:
+            t[ONBUILD, i], t[EA, i] = ONBUILD_IDS[b.effect.kind], b.effect.args[0]
     ids = card_ids(data)
-    for key, cid in ids.items():
-        if cid == CONS:
-            continue
-        t[EFFECT, cid], t[EA, cid], t[EB, cid] = effect_of(data.game, key)
+    for c in data.common:
+        if c.kind != "consumer":
+            cid = ids[c.key]
+            t[EFFECT, cid], t[EA, cid], t[EB, cid], t[EC, cid] = effect_row(c.effect)
     for key in SHARED_AT_3_PLUS:
         t[SHARED, ids[key]] = 1
     r = data.rules
@@ -202,7 +189,7 @@ def build_table(data: GameData) -> np.ndarray:
     t[R, R_NTYPES] = len(data.buildings)
     t[R, R_GLORY] = data.game == "glory"
     for col, key in ((R_ID_WAREHOUSE, "warehouse"), (R_ID_COMPANY_HOUSE, "company_house"),
-                     (R_ID_BURNT_FIELD, "burnt_field")):
+                     (R_ID_BURNT_FIELD, data.worked_once_key())):
         t[R, col] = data.index.get(key, -1)
     t[R, R_ROUND_CARD:R_ROUND_CARD + MAXROUNDS] = -1
     for rnd, key in data.round_cards().items():

@@ -2,8 +2,8 @@
 
 A game is a generator (:meth:`Game.play`) that yields a :class:`Decision` whenever the rules
 leave a choice to a player and receives the chosen value back. The round structure, payday and
-the primitives that card effects use (draw, take, construct, hire ...) live here; each card's
-own effect lives in the ``effects`` package and the end-of-game scoring in ``scoring.py``.
+the primitives that card effects use (draw, take, construct, hire ...) live here; each effect
+kind (read from the card's ``effect`` column) lives in the ``effects`` package and the end-of-game scoring in ``scoring.py``.
 
 The paragraphs cited as RULES-NOTES §n are those of the project's shared rules notes; the readings
 nesim follows are stated in ``docs/RULES.md``.
@@ -65,8 +65,6 @@ class Game:
     # ------------------------------------------------------------------ setup (RULES-NOTES §2, §15)
 
     def _setup(self) -> None:
-        import nesim.reference.effects  # noqa: F401  (registers every card's effect)
-
         r = self.rules
         deck = [b.key for b in self.data.buildings for _ in range(b.copies)]
         set_aside_a = None
@@ -256,8 +254,9 @@ class Game:
         for p in order:
             if p.burnt_worked:
                 self.emit("burnt_field_discarded", seat=p.seat, count=p.burnt_worked)
-                self._remove_building(p, "burnt_field", p.burnt_worked)
-                self.discard["burnt_field"] += p.burnt_worked
+                key = self.data.worked_once_key()
+                self._remove_building(p, key, p.burnt_worked)
+                self.discard[key] += p.burnt_worked
                 p.burnt_worked = 0
         self.round_records.append([(p.money, self.budget, p.workers, p.hand_size(), p.building_count(),
                                     p.wages_paid, p.unpaid, p.sold_value) for p in self.players])

@@ -1,69 +1,43 @@
-"""Every card's effect, one module per game (``common``, ``progress``, ``mecenat``, ``glory``).
+"""What a card does, read from its ``effect`` column: one function per effect kind (``kinds.py``).
 
-A workable card registers what it does when a unit is placed on it (``use``) and when that is
-allowed (``can``: every part of the effect must be possible, RULES-NOTES §4). A lock card
-registers only what happens when it is built, if anything; its end-of-game bonus is data
-(the ``end_game`` column) and is scored in ``scoring.py``.
+A workable card's effect runs when a unit is placed on it (``use``) and may be chosen only when
+every part of it can be carried out (``can``, RULES-NOTES §4). A lock card's effect, if any, runs
+when it is built; its end-of-game bonus is data too (the ``end_game`` column), scored in
+``scoring.py``. The kinds and their arguments are listed in ``nesim.cards.EFFECT_KINDS``.
 """
 
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-REGISTRY: dict[str, dict[str, "CardEffect"]] = {"common": {}, "progress": {}, "mecenat": {}, "glory": {}}
-
-
-def always(g: Any, p: Any) -> bool:
-    return True
+from nesim.cards import Effect
 
 
-@dataclass
-class CardEffect:
-    use: Callable | None = None  # None for lock cards
-    can: Callable = always
-    on_build: Callable | None = None
-
-
-def workplace(game: str, key: str, can: Callable = always) -> Callable:
-    """Registers the decorated function as the effect of placing a unit on card ``key``."""
-    def register(fn: Callable) -> Callable:
-        REGISTRY[game][key] = CardEffect(use=fn, can=can)
-        return fn
-    return register
-
-
-def lock(game: str, key: str, on_build: Callable | None = None) -> None:
-    """Registers a lock card: never worked; ``on_build`` runs when it is constructed."""
-    REGISTRY[game][key] = CardEffect(on_build=on_build)
-
-
-def _effect(game: str, key: str) -> CardEffect:
-    return REGISTRY[game].get(key) or REGISTRY["common"][key]
+def effect_of(g: Any, key: str) -> Effect | None:
+    data = g.data
+    return data.building(key).effect if data.is_building(key) else data.common_card(key).effect
 
 
 def can_use(g: Any, p: Any, key: str) -> bool:
-    e = _effect(g.game, key)
-    return e.use is not None and e.can(g, p)
+    e = effect_of(g, key)
+    if e is None or not e.workplace:
+        return False
+    can = KINDS[e.kind][1]
+    return can is None or can(g, p, key, e)
 
 
 def use(g: Any, p: Any, key: str):
-    result = _effect(g.game, key).use(g, p)
+    e = effect_of(g, key)
+    result = KINDS[e.kind][0](g, p, key, e)
     if inspect.isgenerator(result):
         yield from result
 
 
 def on_build(g: Any, p: Any, key: str) -> None:
-    e = _effect(g.game, key)
-    if e.on_build is not None:
-        e.on_build(g, p)
+    e = effect_of(g, key)
+    if e is not None and not e.workplace:
+        KINDS[e.kind][0](g, p, key, e)
 
 
-def implemented_keys(game: str) -> set[str]:
-    return set(REGISTRY["common"]) | set(REGISTRY[game])
-
-
-from nesim.reference.effects import common, glory, mecenat, progress  # noqa: E402,F401
-
-ROUND_CARD_KEYS = common.ROUND_CARD_KEYS
+from nesim.reference.effects.kinds import KINDS  # noqa: E402
