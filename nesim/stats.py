@@ -23,9 +23,7 @@ Conventions
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -34,11 +32,10 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats as sps
 
-from nesim.errors import NesimError
+from nesim import dataset as ds
 
 Z95 = float(sps.norm.ppf(0.975))  # 1.959963984540054
 GROUP = ["game", "n_players", "variant"]
-TABLES = ("games", "players", "builds", "rounds")
 PACING_METRICS = ("money", "household", "workers", "hand", "buildings", "wages_paid",
                   "unpaid_wages", "sold")
 SCORE_COMPONENTS = ("building_points", "bonus_points", "money", "vp_points", "unpaid_penalty")
@@ -48,43 +45,35 @@ _SEAT_BITS = 4  # a player-game key is game_id << 4 | seat
 
 
 # ============================================================================ reading datasets
+# Datasets are read through nesim.dataset, their one reader (manifest, done parts, schema, errors).
+# Tables that grow with the games (builds, rounds) are reduced a part at a time in Arrow, so only
+# their aggregates sit in memory; players and games are read whole, only the columns asked for.
 
 
 def read_manifest(path: str | Path) -> dict:
-    """The manifest of a dataset directory; a missing directory or manifest is a NesimError."""
-    p = Path(path)
-    if not p.is_dir():
-        raise NesimError(f"{path}: no such dataset directory")
-    mf = p / "manifest.json"
-    try:
-        manifest = json.loads(mf.read_text())
-    except FileNotFoundError:
-        raise NesimError(f"{path}: not a nesim dataset (no manifest.json)") from None
-    except (OSError, ValueError) as exc:
-        raise NesimError(f"{mf}: unreadable manifest ({exc})") from None
-    if not isinstance(manifest, dict):
-        raise NesimError(f"{mf}: not a nesim dataset manifest")
-    return manifest
+    """The manifest of a dataset directory (see :func:`nesim.dataset.read_manifest`)."""
+    return ds.read_manifest(path)
 
 
-def part_files(path: str | Path, table: str, manifest: dict | None = None) -> list[Path]:
-    """The Parquet parts of one table; when the manifest lists chunks, only those marked done."""
-    p = Path(path)
-    manifest = read_manifest(p) if manifest is None else manifest
-    folder = p / table
-    if not folder.is_dir():
-        raise NesimError(f"{folder}: missing table folder of dataset {path}")
-    files = sorted(folder.glob("part-*.parquet"))
-    chunks = manifest.get("chunks")
-    if isinstance(chunks, list) and chunks and all(isinstance(c, dict) and "id" in c for c in chunks):
-        done = {int(c["id"]) for c in chunks if c.get("status", "done") == "done"}
-        keep = []
-        for f in files:
-            m = re.fullmatch(r"part-(\d+)\.parquet", f.name)
-            if m is None or int(m.group(1)) in done:
-                keep.append(f)
-        files = keep
-    return files
+def _paths(paths: str | Path | Sequence[str | Path]) -> list:
+    return [paths] if isinstance(paths, (str, Path)) else list(paths)
+
+
+def to_frame(table) -> pd.DataFrame:
+    """An Arrow table as a DataFrame whose string columns are categoricals with sorted categories
+    (the same whatever the parts or the order the rows came in)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    for i, name in enumerate(table.column_names):
+        if name in _STRING_COLUMNS and not pa.types.is_dictionary(table.schema.field(i).type):
+            table = table.set_column(i, name, pc.dictionary_encode(table[name]))
+    df = table.unify_dictionaries().to_pandas()
+    for c in df.columns:
+        if c in _STRING_COLUMNS:
+            col = df[c] if isinstance(df[c].dtype, pd.CategoricalDtype) else df[c].astype("category")
+            df[c] = col.cat.reorder_categories(sorted(col.cat.categories))
+    return df
 
 
 def read_table(paths: str | Path | Sequence[str | Path], table: str,
@@ -94,42 +83,54 @@ def read_table(paths: str | Path | Sequence[str | Path], table: str,
 
     String columns become categoricals. With several datasets, ``game_id`` is made unique across
     them (dataset index in the high bits), so joins on game_id stay correct. ``reduce`` is applied to
-    each part file as it is read (games never straddle parts), which keeps memory bounded.
-    """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    if isinstance(paths, (str, Path)):
-        paths = [paths]
-    frames = []
-    for i, path in enumerate(paths):
-        manifest = read_manifest(path)
-        for f in part_files(path, table, manifest):
-            try:
-                schema_names = pq.read_schema(f).names
-                cols = list(columns) if columns is not None else schema_names
-                missing = [c for c in cols if c not in schema_names]
-                if missing:
-                    raise NesimError(f"{f}: missing column(s) {', '.join(missing)}")
-                t = pq.read_table(f, columns=cols,
-                                  read_dictionary=[c for c in cols if c in _STRING_COLUMNS])
-            except NesimError:
-                raise
-            except (OSError, pa.ArrowException) as exc:
-                raise NesimError(f"{f}: unreadable Parquet part ({str(exc).splitlines()[0]})") from None
-            df = t.to_pandas()
-            if "game_id" in df.columns and len(paths) > 1:
-                df["game_id"] = df["game_id"].astype(np.int64) + (np.int64(i) << np.int64(40))
-            if reduce is not None:
-                df = reduce(df)
-            frames.append(df)
+    each part file as it is read (games never straddle parts), which keeps memory bounded."""
+    paths = _paths(paths)
+    cols = list(columns) if columns is not None else list(ds.SCHEMAS[table].names)
+    if reduce is None:
+        return to_frame(ds.read_whole(paths, table, cols))
+    frames = [reduce(to_frame(ds.dataset_game_ids(part, i, len(paths))))
+              for i, path in enumerate(paths) for part in ds.read_parts(path, table, cols)]
     if not frames:
-        return pd.DataFrame({c: pd.Series(dtype="object") for c in (columns or [])})
+        return pd.DataFrame({c: pd.Series(dtype="object") for c in cols})
     out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     for c in out.columns:
-        if c in _STRING_COLUMNS and not isinstance(out[c].dtype, pd.CategoricalDtype):
-            out[c] = out[c].astype("category")
+        if c in _STRING_COLUMNS:
+            col = out[c] if isinstance(out[c].dtype, pd.CategoricalDtype) else out[c].astype("category")
+            out[c] = col.cat.reorder_categories(sorted(col.cat.categories))
     return out
+
+
+def read_reduced(paths: str | Path | Sequence[str | Path], table: str, columns: Sequence[str],
+                 reduce: Callable) -> "pa.Table":
+    """``reduce`` (an Arrow table to a smaller one) applied to each part of a table of several
+    datasets as it is read, the results stacked: memory holds one part and the aggregates."""
+    import pyarrow as pa
+
+    paths = _paths(paths)
+    parts = [reduce(ds.dataset_game_ids(part, i, len(paths)))
+             for i, path in enumerate(paths) for part in ds.read_parts(path, table, list(columns))]
+    if not parts:
+        return reduce(ds.SCHEMAS[table].empty_table().select(list(columns)))
+    return pa.concat_tables(parts, promote_options="permissive")
+
+
+def first_builds_arrow(builds) -> "pa.Table":
+    """:func:`first_builds` of an Arrow table: one row per (player-game, card built) with the
+    round of its first construction, in small types (the card as a dictionary code)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    keys = [c for c in GROUP + ["game_id", "seat", "card"] if c in builds.column_names]
+    out = builds.group_by(keys, use_threads=False).aggregate([("round", "min")])
+    return out.set_column(out.column_names.index("round_min"), "first_round",
+                          pc.cast(out["round_min"], pa.int8()))
+
+
+def read_first_builds(paths: str | Path | Sequence[str | Path]) -> pd.DataFrame:
+    """The first builds (:func:`first_builds`, without ``times``) of datasets on disk, reduced
+    part by part so that the builds table never sits whole in memory."""
+    cols = GROUP + ["game_id", "seat", "card", "round"]
+    return to_frame(read_reduced(paths, "builds", cols, first_builds_arrow))
 
 
 def first_builds(builds: pd.DataFrame) -> pd.DataFrame:
@@ -872,12 +873,35 @@ def pacing(rounds: pd.DataFrame, metrics: Sequence[str] = PACING_METRICS) -> pd.
     return pacing_from_moments(pacing_moments(rounds, metrics))
 
 
+def pacing_moments_arrow(rounds, metrics: Sequence[str] = PACING_METRICS):
+    """:func:`pacing_moments` of an Arrow table (one part), computed in Arrow."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    keys = GROUP + ["round"]
+    frames = []
+    for m in metrics:
+        if m not in rounds.column_names:
+            continue
+        sub = rounds.filter(pc.equal(rounds["seat"], 0)) if m == "household" else rounds
+        v = pc.cast(sub[m], pa.float64())
+        t = pa.table({**{k: sub[k] for k in keys}, "v": v, "v2": pc.multiply(v, v)})
+        a = t.group_by(keys, use_threads=False).aggregate([("v", "count"), ("v", "sum"), ("v2", "sum")])
+        a = a.rename_columns(keys + ["n", "s", "s2"])
+        frames.append(a.append_column("metric", pa.array([m] * a.num_rows, pa.string())))
+    if not frames:
+        return pa.table({k: pa.array([], rounds.schema.field(k).type) for k in keys}
+                        | {"n": pa.array([], pa.int64()), "s": pa.array([], pa.float64()),
+                           "s2": pa.array([], pa.float64()), "metric": pa.array([], pa.string())})
+    return pa.concat_tables(frames, promote_options="permissive")
+
+
 def read_pacing(paths: Sequence[str | Path], metrics: Sequence[str] = PACING_METRICS) -> pd.DataFrame:
-    """Pacing of datasets on disk, reduced part by part so that the rounds table never sits whole
-    in memory."""
+    """Pacing of datasets on disk, reduced part by part (in Arrow) so that the rounds table never
+    sits whole in memory."""
     cols = GROUP + ["seat", "round"] + list(metrics)
-    mom = read_table(paths, "rounds", cols, reduce=lambda df: pacing_moments(df, metrics))
-    return pacing_from_moments(mom)
+    mom = read_reduced(paths, "rounds", cols, lambda t: pacing_moments_arrow(t, metrics))
+    return pacing_from_moments(to_frame(mom))
 
 
 # ============================================================================ score components
