@@ -42,6 +42,7 @@ SCORE_COMPONENTS = ("building_points", "bonus_points", "money", "vp_points", "un
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
 _STRING_COLUMNS = {"variant", "game", "strategy", "card", "strategies"}
 _SEAT_BITS = 4  # a player-game key is game_id << 4 | seat
+_SLICE = 1 << 20  # rows of a long table worked on at once where whole columns would cost memory
 
 
 # ============================================================================ reading datasets
@@ -584,18 +585,22 @@ def _card_rows(sub: pd.DataFrame, b: pd.DataFrame | None, names: list[str]) -> _
     first_sq = np.zeros(ncard)
     if b is not None and len(b) and nrow:
         pkey = (sub["game_id"].to_numpy(np.int64) << _SEAT_BITS) | sub["seat"].to_numpy(np.int64)
-        bkey = (b["game_id"].to_numpy(np.int64) << _SEAT_BITS) | b["seat"].to_numpy(np.int64)
-        pos = np.clip(np.searchsorted(pkey, bkey), 0, nrow - 1)
-        ok = pkey[pos] == bkey
         bc = b["card"].astype("category")
         # categories may hold other games' cards too (datasets combined): those map to -1
         lookup = np.array([col_of.get(str(c), -1) for c in bc.cat.categories] + [-1], dtype=np.int64)
-        cidx = lookup[bc.cat.codes.to_numpy()]  # code -1 (missing) picks the trailing -1
-        ok &= cidx >= 0
-        X[pos[ok], cidx[ok]] = 1
-        fr = b["first_round"].to_numpy(float)[ok]
-        first_sum = np.bincount(cidx[ok], weights=fr, minlength=ncard)
-        first_sq = np.bincount(cidx[ok], weights=fr * fr, minlength=ncard)
+        codes = bc.cat.codes.to_numpy()
+        gid, seat, rnd = (b[c].to_numpy() for c in ("game_id", "seat", "first_round"))
+        # a slice of the builds at a time: the keys and positions of millions of builds at once
+        # would take more memory than the whole regression
+        for i in range(0, len(b), _SLICE):
+            bkey = (gid[i:i + _SLICE].astype(np.int64) << _SEAT_BITS) | seat[i:i + _SLICE].astype(np.int64)
+            pos = np.clip(np.searchsorted(pkey, bkey), 0, nrow - 1)
+            cidx = lookup[codes[i:i + _SLICE]]  # code -1 (missing) picks the trailing -1
+            ok = (pkey[pos] == bkey) & (cidx >= 0)
+            X[pos[ok], cidx[ok]] = 1
+            fr = rnd[i:i + _SLICE][ok].astype(float)
+            first_sum += np.bincount(cidx[ok], weights=fr, minlength=ncard)
+            first_sq += np.bincount(cidx[ok], weights=fr * fr, minlength=ncard)
     strategy = (sub["strategy"].astype(str).to_numpy() if "strategy" in sub.columns
                 else np.full(nrow, ""))  # unknown players: one strategy as far as we can tell
     return _CardRows(X, _outcome(sub), sub["seat"].to_numpy(), strategy, mirror_games(sub),
@@ -675,10 +680,13 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
                 cache[(game, variant)] = sel
         return cache[(game, variant)]
 
-    bgroups = {tuple(k.values()): s for k, s in _groups(builds)}
+    # each group's builds are taken (copied) only while its rows are made
+    bkeys = [c for c in GROUP if c in builds.columns]
+    bgroups = builds.groupby(bkeys, observed=True, sort=False).indices if len(builds) else {}
     groups = []
     for key, sub in _groups(players):
-        b = bgroups.get(tuple(key.values()))
+        at = bgroups.get(tuple(key[c] for c in bkeys) if len(bkeys) > 1 else key[bkeys[0]])
+        b = builds.iloc[at] if at is not None else None
         table = info(key["game"], key["variant"])
         names = list(table["card"]) if len(table) else []
         if b is not None and len(b):
