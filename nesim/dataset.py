@@ -204,9 +204,11 @@ def read_table(path: str | Path, name: str, columns: list[str] | None = None,
 def read_parts(path: str | Path, name: str, columns: list[str] | None = None,
                filters: list | None = None, chunks: list[int] | None = None) -> Iterator[pa.Table]:
     """One table of a dataset a done part at a time, so that a reader that reduces each part
-    holds one part in memory, not the table. A chunk's games are all in its part."""
+    holds one part in memory, not the table. A chunk's games are all in its part. Without
+    ``filters``, string columns come dictionary-encoded, as they are stored (decoding a string
+    per row costs more than the rest of a reduction)."""
     for f in part_paths(path, name, chunks=chunks):
-        yield _read_part(f, name, columns, filters)
+        yield _read_part(f, name, columns, filters) if filters else _read_part_encoded(f, name, columns)
 
 
 def read_whole(paths: Sequence[str | Path], name: str, columns: list[str]) -> pa.Table:
@@ -255,6 +257,18 @@ def _read_part(path: Path, name: str, columns: list[str] | None, filters: list |
     try:
         return pds.dataset(path, format="parquet", schema=SCHEMAS[name]).to_table(
             columns=columns, filter=_filter(filters))
+    except (OSError, pa.ArrowException) as exc:
+        raise _unreadable(path, name, exc) from None
+
+
+def _read_part_encoded(path: Path, name: str, columns: list[str] | None) -> pa.Table:
+    cols = list(SCHEMAS[name].names) if columns is None else list(columns)
+    strings = [c for c in cols if pa.types.is_string(SCHEMAS[name].field(c).type)]
+    try:
+        missing = set(cols) - set(pq.read_schema(path).names)
+        if missing:
+            raise NesimError(f"{path}: Parquet part of {name} without column(s) {', '.join(sorted(missing))}")
+        return pq.read_table(path, columns=cols, read_dictionary=strings)
     except (OSError, pa.ArrowException) as exc:
         raise _unreadable(path, name, exc) from None
 

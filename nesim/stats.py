@@ -475,7 +475,7 @@ class LogitResult:
 
 def logistic_regression(X: np.ndarray, y: np.ndarray, ridge: float = 1.0,
                         penalize: np.ndarray | None = None, tol: float = 1e-8,
-                        max_iter: int = 60, chunk: int = 262_144) -> LogitResult:
+                        max_iter: int = 60, chunk: int = 65_536) -> LogitResult:
     """Logistic regression by Newton-Raphson (IRLS) with an L2 penalty ``ridge/2 * |beta|^2``.
 
     X may be a compact integer matrix (e.g. uint8 indicators); it is converted to float chunk by
@@ -882,21 +882,28 @@ def pacing(rounds: pd.DataFrame, metrics: Sequence[str] = PACING_METRICS) -> pd.
 
 
 def pacing_moments_arrow(rounds, metrics: Sequence[str] = PACING_METRICS):
-    """:func:`pacing_moments` of an Arrow table (one part), computed in Arrow."""
+    """:func:`pacing_moments` of an Arrow table (one part), computed in Arrow: one grouping for
+    every metric but household money, one for household money over seat 0's rows."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     keys = GROUP + ["round"]
+    present = [m for m in metrics if m in rounds.column_names]
     frames = []
-    for m in metrics:
-        if m not in rounds.column_names:
+    for rows, ms in ((rounds, [m for m in present if m != "household"]),
+                     (None, [m for m in present if m == "household"])):
+        if not ms:
             continue
-        sub = rounds.filter(pc.equal(rounds["seat"], 0)) if m == "household" else rounds
-        v = pc.cast(sub[m], pa.float64())
-        t = pa.table({**{k: sub[k] for k in keys}, "v": v, "v2": pc.multiply(v, v)})
-        a = t.group_by(keys, use_threads=False).aggregate([("v", "count"), ("v", "sum"), ("v2", "sum")])
-        a = a.rename_columns(keys + ["n", "s", "s2"])
-        frames.append(a.append_column("metric", pa.array([m] * a.num_rows, pa.string())))
+        rows = rounds.filter(pc.equal(rounds["seat"], 0)) if rows is None else rows
+        cols, aggs = {k: rows[k] for k in keys}, []
+        for m in ms:
+            v = pc.cast(rows[m], pa.float64())
+            cols[m], cols[m + "^2"] = v, pc.multiply(v, v)
+            aggs += [(m, "count"), (m, "sum"), (m + "^2", "sum")]
+        a = pa.table(cols).group_by(keys, use_threads=False).aggregate(aggs)
+        for m in ms:
+            frames.append(pa.table({**{k: a[k] for k in keys}, "n": a[m + "_count"], "s": a[m + "_sum"],
+                                    "s2": a[m + "^2_sum"], "metric": pa.array([m] * a.num_rows, pa.string())}))
     if not frames:
         return pa.table({k: pa.array([], rounds.schema.field(k).type) for k in keys}
                         | {"n": pa.array([], pa.int64()), "s": pa.array([], pa.float64()),
@@ -925,23 +932,26 @@ def score_components(players: pd.DataFrame, penalty: Callable[[str, str], float]
     Components: building_points, bonus_points, money, vp_points, unpaid_penalty (negative:
     -penalty x unpaid wage cards) and ``other`` (whatever the score holds beyond them; normally 0).
     ``penalty`` is the points per unpaid wage card, or a function (game, variant) -> it."""
-    p = players.copy()
     if callable(penalty):  # one call per (game, variant), spread over its rows
-        per = np.empty(len(p))
-        for (game, variant), rows in p.groupby(["game", "variant"], observed=True).indices.items():
+        per = np.empty(len(players))
+        for (game, variant), rows in players.groupby(["game", "variant"], observed=True).indices.items():
             per[rows] = penalty(str(game), str(variant))
     else:
         per = float(penalty)
-    p["unpaid_penalty"] = -per * p["unpaid_wages"].astype(float) + 0.0  # + 0.0: no -0.0 for none
+    # the components as float columns side by side, grouped as they are: a long table (one row
+    # per player-game and component) would take six times the players' memory
     comps = list(SCORE_COMPONENTS)
-    p["other"] = p["score"].astype(float) - p[comps].astype(float).sum(axis=1)
+    vals = pd.DataFrame({c: (-per * players["unpaid_wages"].astype(float) + 0.0  # + 0.0: no -0.0 for none
+                             if c == "unpaid_penalty" else players[c].astype(float)) for c in comps})
+    vals["other"] = players["score"].astype(float) - vals[comps].sum(axis=1)
     comps.append("other")
     frames = []
     keysets = [GROUP] + ([GROUP + ["strategy"]] if by_strategy else [])
     for keys in keysets:
-        long = p.melt(id_vars=keys, value_vars=comps, var_name="component")
-        a = long.groupby(keys + ["component"], observed=True, sort=False)["value"].agg(
-            n="size", mean="mean", sd="std").reset_index()
+        g = vals.groupby([players[k] for k in keys], observed=True, sort=False)
+        n, mean, sd = g.size(), g.mean(), g.std()
+        a = pd.concat([pd.DataFrame({"component": c, "n": n, "mean": mean[c], "sd": sd[c]}) for c in comps])
+        a = a.reset_index()
         a["se"] = a["sd"].fillna(0) / np.sqrt(a["n"])
         if "strategy" not in keys:
             a.insert(len(GROUP), "strategy", "(all)")

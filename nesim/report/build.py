@@ -156,15 +156,21 @@ def _group_label(game, n) -> str:
     return f"{str(game).capitalize()}, {'solo' if int(n) == 1 else f'{int(n)} players'}"
 
 
+def _distinct(col: pd.Series) -> list[str]:
+    """The distinct values of a column as strings, in order of first appearance (without a
+    Python object per row: the games table may hold millions)."""
+    return list(dict.fromkeys(str(v) for v in pd.unique(col)))
+
+
 def _sorted_groups(df: pd.DataFrame) -> list[tuple[str, int]]:
-    pairs = {(str(g), int(n)) for g, n in zip(df["game"], df["n_players"])}
+    pairs = {(str(g), int(n)) for g, n in df[["game", "n_players"]].drop_duplicates().itertuples(index=False)}
     return sorted(pairs, key=lambda p: (GAME_ORDER.get(p[0], 9), p[0], p[1]))
 
 
 def _sel(df: pd.DataFrame, game, n, variant=None) -> pd.DataFrame:
-    m = (df["game"].astype(str) == game) & (df["n_players"].astype(int) == n)
+    m = (df["game"] == game) & (df["n_players"] == n)
     if variant is not None:
-        m &= df["variant"].astype(str) == variant
+        m &= df["variant"] == variant
     return df[m]
 
 
@@ -359,7 +365,7 @@ class ReportData:
         self.games = S.read_table(dirs, "games", GAME_COLUMNS)
         if not len(self.games):
             raise NesimError(f"{dirs[0] if len(dirs) == 1 else ', '.join(dirs)}: dataset holds no finished games")
-        variants_present = list(dict.fromkeys(self.games["variant"].astype(str)))
+        variants_present = _distinct(self.games["variant"])
         baseline = next((m.get("baseline") for m in manifests if m.get("baseline") in variants_present), None)
         if baseline is None:
             baseline = "baseline" if "baseline" in variants_present else variants_present[0]
@@ -371,8 +377,13 @@ class ReportData:
     def players(self) -> pd.DataFrame:
         return S.read_table(self.dirs, "players", PLAYER_COLUMNS)
 
+    @cached_property
+    def _variants(self) -> dict[tuple[str, int], list[str]]:
+        """The variants of each (game, players) group, in order of first appearance."""
+        return {(game, n): _distinct(_sel(self.games, game, n)["variant"]) for game, n in self.groups}
+
     def main_variant(self, game, n) -> str:
-        vs = list(dict.fromkeys(_sel(self.games, game, n)["variant"].astype(str)))
+        vs = self._variants[(game, n)]
         return self.baseline if self.baseline in vs else vs[0]
 
     def cards_of(self, game, variant) -> pd.DataFrame:
@@ -644,7 +655,7 @@ def sweeps_section(rd: ReportData, start: Callable[[], None]) -> Section | None:
     mirror_only = _mirror_only_variants(mirror_share, baseline)
     compared = lambda df: _drop_groups(df, mirror_only)
     compared_games = compared(games)
-    n_variants = {(g, n): len(set(_sel(compared_games, g, n)["variant"].astype(str))) for g, n in groups}
+    n_variants = {(g, n): len(_distinct(_sel(compared_games, g, n)["variant"])) for g, n in groups}
     if not any(v > 1 for v in n_variants.values()):
         return None
     start()
