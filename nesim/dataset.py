@@ -224,11 +224,18 @@ def read_whole(paths: Sequence[str | Path], name: str, columns: list[str]) -> pa
             tables.append(_schema(name, columns).empty_table())
             continue
         try:
-            t = pds.dataset(files, format="parquet", schema=SCHEMAS[name]).to_table(columns=columns)
+            t = pds.dataset(files, format="parquet", schema=encoded_schema(name)).to_table(columns=columns)
         except (OSError, pa.ArrowException) as exc:
             raise _unreadable(path, name, exc) from None
         tables.append(dataset_game_ids(t, i, len(paths)))
     return pa.concat_tables(tables)
+
+
+def encoded_schema(name: str) -> pa.Schema:
+    """The table's schema with its strings dictionary-encoded, as Parquet stores them: read so,
+    a column of a few distinct names costs an index per row, not a string."""
+    return pa.schema([pa.field(f.name, pa.dictionary(pa.int32(), pa.string())) if pa.types.is_string(f.type)
+                      else f for f in SCHEMAS[name]])
 
 
 def dataset_game_ids(table: pa.Table, index: int, n_datasets: int) -> pa.Table:

@@ -69,7 +69,9 @@ def to_frame(table) -> pd.DataFrame:
     for i, name in enumerate(table.column_names):
         if name in _STRING_COLUMNS and not pa.types.is_dictionary(table.schema.field(i).type):
             table = table.set_column(i, name, pc.dictionary_encode(table[name]))
-    df = table.unify_dictionaries().to_pandas()
+    # column by column, freeing each Arrow column once converted: never both copies whole
+    df = table.unify_dictionaries().to_pandas(split_blocks=True, self_destruct=True)
+    del table
     for c in df.columns:
         if c in _STRING_COLUMNS:
             col = df[c] if isinstance(df[c].dtype, pd.CategoricalDtype) else df[c].astype("category")
@@ -123,8 +125,14 @@ def first_builds_arrow(builds) -> "pa.Table":
 
     keys = [c for c in GROUP + ["game_id", "seat", "card"] if c in builds.column_names]
     out = builds.group_by(keys, use_threads=False).aggregate([("round", "min")])
-    return out.set_column(out.column_names.index("round_min"), "first_round",
-                          pc.cast(out["round_min"], pa.int8()))
+    out = out.set_column(out.column_names.index("round_min"), "first_round",
+                         pc.cast(out["round_min"], pa.int8()))
+    for c in ("game", "variant", "card"):  # a few distinct names: 2-byte codes, not 4-byte ones
+        if c in out.column_names:
+            out = out.set_column(out.column_names.index(c), c, pc.cast(
+                pc.dictionary_encode(out[c]) if not pa.types.is_dictionary(out.schema.field(c).type) else out[c],
+                pa.dictionary(pa.int16(), pa.string())))
+    return out
 
 
 def read_first_builds(paths: str | Path | Sequence[str | Path]) -> pd.DataFrame:
@@ -285,7 +293,12 @@ def _groups(df: pd.DataFrame, by=GROUP):
     for c in ("strategy", "card"):
         if c in df.columns and not isinstance(df[c].dtype, pd.CategoricalDtype):
             df = df.assign(**{c: df[c].astype("category")})
-    for key, sub in df.groupby(by, observed=True, sort=True):
+    grouped = df.groupby(by, observed=True, sort=True)
+    if grouped.ngroups == 1:  # the frame itself, rather than a copy of it
+        key = next(iter(grouped.indices))
+        yield dict(zip(by, key if isinstance(key, tuple) else (key,))), df
+        return
+    for key, sub in grouped:
         yield dict(zip(by, key if isinstance(key, tuple) else (key,))), sub
 
 
@@ -557,10 +570,10 @@ def mirror_games(players: pd.DataFrame) -> np.ndarray:
     their card values are not mixed with who built the card."""
     if not len(players) or "strategy" not in players.columns:
         return np.zeros(len(players), dtype=bool)
-    strat = players["strategy"].astype(str)
-    gid = players["game_id"].to_numpy()
-    kinds = strat.groupby(gid, sort=False).transform("nunique").to_numpy()
-    return (kinds == 1) & (players["n_players"].to_numpy() > 1)
+    codes = pd.Series(pd.factorize(players["strategy"])[0])  # integers: no string per row
+    by_game = codes.groupby(players["game_id"].to_numpy(), sort=False)
+    one_kind = (by_game.transform("min") == by_game.transform("max")).to_numpy()
+    return one_kind & (players["n_players"].to_numpy() > 1)
 
 
 @dataclass
@@ -601,16 +614,23 @@ def _card_rows(sub: pd.DataFrame, b: pd.DataFrame | None, names: list[str]) -> _
             fr = rnd[i:i + _SLICE][ok].astype(float)
             first_sum += np.bincount(cidx[ok], weights=fr, minlength=ncard)
             first_sq += np.bincount(cidx[ok], weights=fr * fr, minlength=ncard)
-    strategy = (sub["strategy"].astype(str).to_numpy() if "strategy" in sub.columns
+    strategy = (_shared_strings(sub["strategy"]) if "strategy" in sub.columns
                 else np.full(nrow, ""))  # unknown players: one strategy as far as we can tell
     return _CardRows(X, _outcome(sub), sub["seat"].to_numpy(), strategy, mirror_games(sub),
                      first_sum, first_sq)
 
 
+def _shared_strings(col: pd.Series) -> np.ndarray:
+    """A column's values as an object array of str, one str object per distinct value (millions
+    of rows would otherwise hold a str object each)."""
+    codes, levels = pd.factorize(col)
+    return np.asarray([str(v) for v in levels] + [""], dtype=object)[codes]  # -1 (missing): ""
+
+
 def _dummies(values: np.ndarray) -> list[np.ndarray]:
     """0/1 columns for every level of ``values`` but the first (the reference level)."""
-    levels = np.unique(values)
-    return [np.asarray(values == v, dtype=np.uint8) for v in levels[1:]]
+    codes, levels = pd.factorize(np.asarray(values), sort=True)  # hashing: np.unique sorts strings
+    return [np.asarray(codes == i, dtype=np.uint8) for i in range(1, len(levels))]
 
 
 def _card_values(rows: _CardRows, by_strategy: bool, ridge: float) -> tuple[np.ndarray, np.ndarray, float]:
@@ -686,7 +706,7 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
     groups = []
     for key, sub in _groups(players):
         at = bgroups.get(tuple(key[c] for c in bkeys) if len(bkeys) > 1 else key[bkeys[0]])
-        b = builds.iloc[at] if at is not None else None
+        b = None if at is None else builds if len(at) == len(builds) else builds.iloc[at]
         table = info(key["game"], key["variant"])
         names = list(table["card"]) if len(table) else []
         if b is not None and len(b):
@@ -721,7 +741,7 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
         k_b = cr.X[y].sum(axis=0, dtype=np.int64)
         k_all = int(y.sum())
         pooled, pooled_se, pooled_w = _card_values(cr, False, ridge)
-        if len(np.unique(cr.strategy)) > 1:
+        if len(pd.unique(cr.strategy)) > 1:
             coef, se, mw = _card_values(cr, True, ridge)
         else:  # one strategy: within it is the pooled fit
             coef, se, mw = pooled, pooled_se, pooled_w
