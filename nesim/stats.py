@@ -316,9 +316,10 @@ def game_matrix(sub: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndarray, 
 
     Games with a missing player row are dropped. Returns (game_ids, {column: 2-d array})."""
     n = int(sub["n_players"].iloc[0])
-    s = sub.sort_values(["game_id", "seat"], kind="mergesort")
-    counts = s.groupby("game_id", sort=False)["seat"].transform("size").to_numpy()
-    s = s[counts == n]
+    s = in_seat_order(sub)
+    sizes = _run_lengths(s["game_id"].to_numpy())
+    if not (sizes == n).all():
+        s = s[np.repeat(sizes, sizes) == n]
     gid = s["game_id"].to_numpy().reshape(-1, n)[:, 0]
     out = {}
     for c in columns:
@@ -328,6 +329,23 @@ def game_matrix(sub: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndarray, 
         else:
             out[c] = col.to_numpy().reshape(-1, n)
     return gid, out
+
+
+def in_seat_order(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` sorted by (game_id, seat); the frame itself when it already is, as the datasets'
+    rows come (a sorted copy of millions of player rows is a large share of the memory)."""
+    key = (df["game_id"].to_numpy(np.int64) << _SEAT_BITS) | df["seat"].to_numpy(np.int64)
+    if len(key) < 2 or bool((key[1:] > key[:-1]).all()):
+        return df
+    return df.sort_values(["game_id", "seat"], kind="mergesort")
+
+
+def _run_lengths(values: np.ndarray) -> np.ndarray:
+    """Lengths of the runs of equal consecutive values (the rows of each game, rows in game order)."""
+    if not len(values):
+        return np.zeros(0, np.int64)
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    return np.diff(np.r_[starts, len(values)])
 
 
 def _count_pairs(i: np.ndarray, j: np.ndarray, k: int) -> np.ndarray:
@@ -570,9 +588,19 @@ def mirror_games(players: pd.DataFrame) -> np.ndarray:
     their card values are not mixed with who built the card."""
     if not len(players) or "strategy" not in players.columns:
         return np.zeros(len(players), dtype=bool)
-    codes = pd.Series(pd.factorize(players["strategy"])[0])  # integers: no string per row
-    by_game = codes.groupby(players["game_id"].to_numpy(), sort=False)
-    one_kind = (by_game.transform("min") == by_game.transform("max")).to_numpy()
+    codes = pd.factorize(players["strategy"])[0]  # integers: no string per row
+    gid = players["game_id"].to_numpy()
+    order = None if len(gid) < 2 or bool((gid[1:] >= gid[:-1]).all()) else np.argsort(gid, kind="stable")
+    if order is not None:
+        gid, codes = gid[order], codes[order]
+    sizes = _run_lengths(gid)
+    starts = np.cumsum(sizes) - sizes
+    # a game is a mirror game when no row's strategy differs from the row before it in the game
+    differs = np.r_[False, codes[1:] != codes[:-1]]
+    differs[starts] = False
+    one_kind = np.repeat(np.logical_or.reduceat(differs, starts) == 0 if len(starts) else differs, sizes)
+    if order is not None:
+        one_kind[order] = one_kind.copy()
     return one_kind & (players["n_players"].to_numpy() > 1)
 
 
@@ -590,7 +618,7 @@ class _CardRows:
 
 def _card_rows(sub: pd.DataFrame, b: pd.DataFrame | None, names: list[str]) -> _CardRows:
     """Regression inputs of one group's players (``sub``) and first builds (``b``)."""
-    sub = sub.sort_values(["game_id", "seat"], kind="mergesort")
+    sub = in_seat_order(sub)
     nrow, ncard = len(sub), len(names)
     col_of = {c: i for i, c in enumerate(names)}
     X = np.zeros((nrow, ncard), dtype=np.uint8)
@@ -648,7 +676,12 @@ def _card_values(rows: _CardRows, by_strategy: bool, ridge: float) -> tuple[np.n
     if not (nrow and 0 < k < nrow and var.any()):
         return coef, se, np.nan
     extra = _dummies(seat) + (_dummies(strat) if by_strategy else [])
-    design = np.column_stack([np.ones(nrow, np.uint8), X[:, var]] + extra)
+    # filled in place: a copy of X's columns and then their stacking would be two
+    design = np.empty((nrow, 1 + int(var.sum()) + len(extra)), np.uint8)
+    design[:, 0] = 1
+    design[:, 1:1 + var.sum()] = X[:, var] if not var.all() else X
+    for i, col in enumerate(extra):
+        design[:, 1 + var.sum() + i] = col
     res = logistic_regression(design, y, ridge=ridge)
     coef[var] = res.coef[1:1 + var.sum()]
     se[var] = res.se[1:1 + var.sum()]

@@ -414,3 +414,21 @@ def test_card_rows_made_a_slice_of_builds_at_a_time_are_the_same(tmp_path, monke
     monkeypatch.setattr(S, "_SLICE", 7)
     sliced = S.card_stats(players, builds)
     pd.testing.assert_frame_equal(whole, sliced)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.sampled_from(["a", "b", "c"])), max_size=30), st.randoms())
+def test_mirror_games_are_the_games_of_one_strategy_in_any_row_order(rows, rnd):
+    rnd.shuffle(rows)
+    players = pd.DataFrame({"game_id": [g for g, _ in rows], "strategy": pd.Categorical([s for _, s in rows]),
+                            "n_players": [1 if g == 0 else 2 for g, _ in rows]})
+    kinds = {g: len({s for h, s in rows if h == g}) for g, _ in rows}
+    expected = [kinds[g] == 1 and g != 0 for g, _ in rows]
+    assert list(S.mirror_games(players)) == expected
+
+
+def test_game_matrix_drops_games_with_a_missing_row_and_keeps_seat_order():
+    sub = pd.DataFrame({"game_id": [5, 5, 3, 7, 7, 3], "seat": [1, 0, 0, 0, 1, 1], "n_players": 2,
+                        "score": [51, 50, 30, 70, 71, 31]}).drop(index=3)  # game 7 loses seat 0
+    gid, m = S.game_matrix(sub, ["score"])
+    assert list(gid) == [3, 5] and m["score"].tolist() == [[30, 31], [50, 51]]
