@@ -302,6 +302,12 @@ def _groups(df: pd.DataFrame, by=GROUP):
         yield dict(zip(by, key if isinstance(key, tuple) else (key,))), sub
 
 
+def _multiplayer(players: pd.DataFrame) -> pd.DataFrame:
+    """The rows of multiplayer games: the frame itself when there are no others (no copy)."""
+    multi = players["n_players"].to_numpy() > 1
+    return players if multi.all() else players[multi]
+
+
 def _outcome(players: pd.DataFrame) -> np.ndarray:
     """Win in multiplayer games; solo_cleared in solo games (there is nobody to beat)."""
     win = players["win"].to_numpy(dtype=bool)
@@ -359,8 +365,8 @@ def _count_pairs(i: np.ndarray, j: np.ndarray, k: int) -> np.ndarray:
 
 def strategy_win_rates(players: pd.DataFrame) -> pd.DataFrame:
     """Win rate per strategy (player-games won / played) against the fair share 1/N."""
-    p = players.assign(_y=_outcome(players))
-    g = p.groupby(GROUP + ["strategy"], observed=True)["_y"].agg(k="sum", n="size").reset_index()
+    y = pd.Series(_outcome(players), index=players.index, name="_y")  # beside, not in, a copy
+    g = y.groupby([players[c] for c in GROUP + ["strategy"]], observed=True).agg(k="sum", n="size").reset_index()
     r = rate_frame(g["k"], g["n"])
     out = pd.concat([g[GROUP + ["strategy"]], r], axis=1)
     out["fair"] = 1.0 / out["n_players"].astype(float)
@@ -373,7 +379,7 @@ def pairings(players: pd.DataFrame) -> pd.DataFrame:
     """Head-to-head: for each ordered pair of different strategies at one table, the share of
     their meetings in which the first finished ahead of the second (lower rank), with interval."""
     rows = []
-    for key, sub in _groups(players[players["n_players"] > 1]):
+    for key, sub in _groups(_multiplayer(players)):
         n = key["n_players"]
         _, m = game_matrix(sub, ["strategy", "rank"])
         cats = sub["strategy"].cat.categories
@@ -455,7 +461,7 @@ def ratings(players: pd.DataFrame, prior: float = 0.5) -> pd.DataFrame:
     not compared). The interval is rating +- 1.96 SE from the Fisher information; since one game
     yields several correlated comparisons it is somewhat narrow in games of 3-4 players."""
     rows = []
-    for key, sub in _groups(players[players["n_players"] > 1]):
+    for key, sub in _groups(_multiplayer(players)):
         n = key["n_players"]
         _, m = game_matrix(sub, ["strategy", "rank", "win"])
         cats = np.asarray(sub["strategy"].cat.categories)
@@ -834,7 +840,7 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
 
 def seat_win_rates(players: pd.DataFrame) -> pd.DataFrame:
     """Win rate by seat (0 = start player) against the fair share 1/N, with a binomial test."""
-    p = players[players["n_players"] > 1]
+    p = _multiplayer(players)
     g = p.groupby(GROUP + ["seat"], observed=True)["win"].agg(k="sum", n="size").reset_index()
     out = pd.concat([g[GROUP + ["seat"]], rate_frame(g["k"], g["n"])], axis=1)
     out["fair"] = 1.0 / out["n_players"].astype(float)
@@ -875,7 +881,7 @@ def game_length(games: pd.DataFrame) -> pd.DataFrame:
 def tie_rate(players: pd.DataFrame) -> pd.DataFrame:
     """Share of games whose two best scores are equal (decided by the tie-break), per group."""
     rows = []
-    for key, sub in _groups(players[players["n_players"] > 1]):
+    for key, sub in _groups(_multiplayer(players)):
         _, m = game_matrix(sub, ["score"])
         s = -np.sort(-m["score"], axis=1)
         ties = int(np.sum(s[:, 0] == s[:, 1]))
