@@ -742,7 +742,7 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
     # each group's builds are taken (copied) only while its rows are made
     bkeys = [c for c in GROUP if c in builds.columns]
     bgroups = builds.groupby(bkeys, observed=True, sort=False).indices if len(builds) else {}
-    groups = []
+    groups, b = [], None
     for key, sub in _groups(players):
         at = bgroups.get(tuple(key[c] for c in bkeys) if len(bkeys) > 1 else key[bkeys[0]])
         b = None if at is None else builds if len(at) == len(builds) else builds.iloc[at]
@@ -751,6 +751,7 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
         if b is not None and len(b):
             names += sorted(set(map(str, pd.unique(b["card"]))) - set(names))
         groups.append((key, table, names, _card_rows(sub, b, names)))
+    del builds, bgroups, b  # the rows hold what the fits need: the builds' memory is theirs now
 
     def mirror_pool(key, names):
         """Mirror rows of every group with this game, player count and card set, in ``names``'

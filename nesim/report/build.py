@@ -419,8 +419,9 @@ class ReportData:
 
     @cached_property
     def cards(self) -> pd.DataFrame:
-        builds = S.read_first_builds(self.dirs)  # dropped once the card statistics are made
-        return S.card_stats(self.players, builds, cards=self.cards_of, card_sets=self.card_set_of)
+        # no name holds the builds here: card_stats drops them once it has made its rows
+        return S.card_stats(self.players, S.read_first_builds(self.dirs), cards=self.cards_of,
+                            card_sets=self.card_set_of)
 
 
 def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.PathLike,
