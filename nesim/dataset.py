@@ -220,8 +220,8 @@ def read_whole(paths: Sequence[str | Path], name: str, columns: list[str]) -> pa
     tables = []
     for i, path in enumerate(paths):
         files = [str(f) for f in part_paths(path, name)]
-        if not files:
-            tables.append(_schema(name, columns).empty_table())
+        if not files:  # (typed as the read parts are, so that the tables concatenate)
+            tables.append(pa.schema([encoded_schema(name).field(c) for c in columns]).empty_table())
             continue
         try:
             t = pds.dataset(files, format="parquet", schema=encoded_schema(name)).to_table(columns=columns)

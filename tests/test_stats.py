@@ -432,3 +432,14 @@ def test_game_matrix_drops_games_with_a_missing_row_and_keeps_seat_order():
                         "score": [51, 50, 30, 70, 71, 31]}).drop(index=3)  # game 7 loses seat 0
     gid, m = S.game_matrix(sub, ["score"])
     assert list(gid) == [3, 5] and m["score"].tolist() == [[30, 31], [50, 51]]
+
+
+def test_a_dataset_with_no_finished_chunk_reads_as_empty_beside_another(tmp_path):
+    done = write_dataset(tmp_path / "done", n_games=20, parts=2)
+    none = write_dataset(tmp_path / "none", n_games=20, parts=2)
+    m = json.loads((none / "manifest.json").read_text())
+    for c in m["chunks"]:
+        c["status"] = "pending"
+    (none / "manifest.json").write_text(json.dumps(m))
+    players = S.read_table([done, none], "players", ["game_id", "strategy"])
+    assert len(players) == 40 and set(players["strategy"]) == {"greedy", "random"}
