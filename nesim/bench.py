@@ -24,11 +24,11 @@ a speed ratio comes from one run under one load.
 
 from __future__ import annotations
 
-import hashlib
+import contextlib
 import json
-import os
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -241,8 +241,11 @@ class Side:
         if not (root / "nesim" / "runner.py").is_file():
             raise NesimError(f"--against {root}: not a nesim checkout (no nesim/runner.py)")
         self.root = root
+        # the worker's stderr goes to a file: a checkout that fails to load is one line of ours,
+        # not its traceback
+        self.errors = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen([python_of(root), "-c", WORKER, str(root)], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True)
+                                     stdout=subprocess.PIPE, stderr=self.errors, text=True)
         loaded = Path(self.ask(None)["nesim"]).resolve()
         if root not in loaded.parents:
             self.close()
@@ -254,12 +257,17 @@ class Side:
             self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
-            raise NesimError(f"the bench worker of {self.root} stopped (its error is above)")
+            self.proc.wait()
+            self.errors.seek(0)
+            last = (self.errors.read().strip().splitlines() or ["no message"])[-1]
+            raise NesimError(f"--against: the bench worker of {self.root} stopped ({last})")
         return json.loads(line)
 
     def close(self) -> None:
-        self.proc.stdin.close()
+        with contextlib.suppress(OSError):
+            self.proc.stdin.close()
         self.proc.wait()
+        self.errors.close()
 
 
 def turns(repeats: int) -> list[tuple[int, int]]:
@@ -272,8 +280,9 @@ def compare(against: str | Path, strategy: str = "random", games: int = 20_000, 
             configs=CONFIGS) -> list[CompareResult]:
     """This checkout's kernel against the one at ``against`` on the same games, interleaved."""
     other = Path(against).resolve()
-    sides = [Side(checkout_root()), Side(other)]
+    sides = [Side(checkout_root())]
     try:
+        sides.append(Side(other))
         out = []
         for game, players in configs:
             req = {"op": "prepare", "game": game, "players": players, "strategy": strategy,

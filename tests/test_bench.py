@@ -65,3 +65,11 @@ def test_against_the_same_checkout_plays_the_same_games():
 def test_against_a_folder_that_is_no_checkout_is_a_user_error(tmp_path):
     r = CliRunner().invoke(cli, ["bench", "--against", str(tmp_path), "--kernel-games", "5"])
     assert r.exit_code == 2 and "not a nesim checkout" in r.output
+
+
+def test_a_checkout_that_fails_to_load_is_one_line_naming_why(tmp_path):
+    (tmp_path / "nesim").mkdir()
+    (tmp_path / "nesim" / "runner.py").write_text("")
+    (tmp_path / "nesim" / "__init__.py").write_text("raise ImportError('broken on purpose')\n")
+    r = CliRunner().invoke(cli, ["bench", "--against", str(tmp_path), "--kernel-games", "5"])
+    assert r.exit_code == 2 and "broken on purpose" in r.output and "Traceback" not in r.output
