@@ -38,8 +38,11 @@ demo: venv
 	$(VENV)/bin/nesim report reports/demo-data --out reports/demo.html
 	$(VENV)/bin/nesim replay reports/demo-data 0 | tail -5
 
+# Games per second and ns per decision of the kernel on the games simulate plays, beside the
+# reference engine; `make bench AGAINST=../other-checkout` times this kernel against another one's
+# instead, the two taking turns in one run.
 bench: venv
-	$(VENV)/bin/nesim bench
+	$(VENV)/bin/nesim bench $(if $(AGAINST),--against $(AGAINST))
 
 report: venv
 	$(VENV)/bin/nesim report reports/demo-data --out reports/demo.html

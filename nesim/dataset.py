@@ -22,7 +22,7 @@ import json
 import os
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -165,6 +165,8 @@ def write_manifest(out: Path, manifest: dict) -> None:
 
 def read_manifest(path: str | Path) -> dict:
     """The manifest of a dataset directory; a missing or unreadable one is a user error."""
+    if not Path(path).is_dir():
+        raise NesimError(f"{path}: no such dataset directory")
     p = Path(path) / MANIFEST
     try:
         manifest = json.loads(p.read_text())
@@ -177,18 +179,83 @@ def read_manifest(path: str | Path) -> dict:
     return manifest
 
 
+def part_paths(path: str | Path, name: str, manifest: dict | None = None,
+               chunks: list[int] | None = None) -> list[Path]:
+    """The parts of one table of a dataset that the manifest lists as done (and, given
+    ``chunks``, only those chunks'), in chunk order: what every reader reads."""
+    path = Path(path)
+    manifest = read_manifest(path) if manifest is None else manifest
+    listed = manifest.get("chunks")
+    if not isinstance(listed, list) or not all(isinstance(c, dict) and "id" in c for c in listed):
+        raise NesimError(f"{path / MANIFEST}: its chunk list is malformed")
+    wanted = None if chunks is None else set(chunks)
+    return [path / name / part_name(int(c["id"])) for c in listed
+            if c.get("status") == "done" and (wanted is None or c["id"] in wanted)]
+
+
 def read_table(path: str | Path, name: str, columns: list[str] | None = None,
                filters: list | None = None, chunks: list[int] | None = None) -> pa.Table:
     """One table of a dataset, read only from the parts the manifest lists as done (and, given
     ``chunks``, only from those chunks' parts); an unreadable part is a user error naming it."""
-    path = Path(path)
-    manifest = read_manifest(path)
-    wanted = None if chunks is None else set(chunks)
-    files = [path / name / part_name(c["id"]) for c in manifest["chunks"]
-             if c["status"] == "done" and (wanted is None or c["id"] in wanted)]
-    schema = SCHEMAS[name] if columns is None else pa.schema([SCHEMAS[name].field(c) for c in columns])
-    tables = [_read_part(f, name, columns, filters) for f in files]
-    return pa.concat_tables(tables) if tables else schema.empty_table()
+    tables = list(read_parts(path, name, columns, filters, chunks))
+    return pa.concat_tables(tables) if tables else _schema(name, columns).empty_table()
+
+
+def read_parts(path: str | Path, name: str, columns: list[str] | None = None,
+               filters: list | None = None, chunks: list[int] | None = None) -> Iterator[pa.Table]:
+    """One table of a dataset a done part at a time, so that a reader that reduces each part
+    holds one part in memory, not the table. A chunk's games are all in its part. Without
+    ``filters``, string columns come dictionary-encoded, as they are stored (decoding a string
+    per row costs more than the rest of a reduction)."""
+    for f in part_paths(path, name, chunks=chunks):
+        yield _read_part(f, name, columns, filters) if filters else _read_part_encoded(f, name, columns)
+
+
+def read_whole(paths: Sequence[str | Path], name: str, columns: list[str]) -> pa.Table:
+    """``columns`` of one table of several datasets, read together: one multithreaded scan over
+    every done part, which costs the same in a few large parts as in many small ones. The
+    datasets' game ids are made unique (see ``dataset_game_ids``)."""
+    import pyarrow.dataset as pds
+
+    tables = []
+    for i, path in enumerate(paths):
+        files = [str(f) for f in part_paths(path, name)]
+        if not files:  # (typed as the read parts are, so that the tables concatenate)
+            tables.append(pa.schema([encoded_schema(name).field(c) for c in columns]).empty_table())
+            continue
+        try:
+            t = pds.dataset(files, format="parquet", schema=encoded_schema(name)).to_table(columns=columns)
+        except (OSError, pa.ArrowException) as exc:
+            raise _unreadable(path, name, exc) from None
+        tables.append(dataset_game_ids(t, i, len(paths)))
+    return pa.concat_tables(tables)
+
+
+def encoded_schema(name: str) -> pa.Schema:
+    """The table's schema with its strings dictionary-encoded, as Parquet stores them: read so,
+    a column of a few distinct names costs an index per row, not a string."""
+    return pa.schema([pa.field(f.name, pa.dictionary(pa.int32(), pa.string())) if pa.types.is_string(f.type)
+                      else f for f in SCHEMAS[name]])
+
+
+def dataset_game_ids(table: pa.Table, index: int, n_datasets: int) -> pa.Table:
+    """``game_id`` made unique across several datasets read together (each counts from 0): the
+    dataset's index in the bits above 40, so that joins on game_id stay correct."""
+    if n_datasets < 2 or "game_id" not in table.column_names:
+        return table
+    import pyarrow.compute as pc
+
+    at = table.column_names.index("game_id")
+    return table.set_column(at, "game_id", pc.add(table["game_id"], pa.scalar(index << 40, pa.int64())))
+
+
+def _schema(name: str, columns: list[str] | None) -> pa.Schema:
+    return SCHEMAS[name] if columns is None else pa.schema([SCHEMAS[name].field(c) for c in columns])
+
+
+def _unreadable(where: Path | str, name: str, exc: Exception) -> NesimError:
+    return NesimError(f"{where}: unreadable Parquet part of {name} ({str(exc).splitlines()[0]}); "
+                      "--resume on the dataset redoes it")
 
 
 def _read_part(path: Path, name: str, columns: list[str] | None, filters: list | None) -> pa.Table:
@@ -198,8 +265,19 @@ def _read_part(path: Path, name: str, columns: list[str] | None, filters: list |
         return pds.dataset(path, format="parquet", schema=SCHEMAS[name]).to_table(
             columns=columns, filter=_filter(filters))
     except (OSError, pa.ArrowException) as exc:
-        raise NesimError(f"{path}: unreadable Parquet part ({str(exc).splitlines()[0]}); "
-                         "--resume on the dataset redoes it") from None
+        raise _unreadable(path, name, exc) from None
+
+
+def _read_part_encoded(path: Path, name: str, columns: list[str] | None) -> pa.Table:
+    cols = list(SCHEMAS[name].names) if columns is None else list(columns)
+    strings = [c for c in cols if pa.types.is_string(SCHEMAS[name].field(c).type)]
+    try:
+        missing = set(cols) - set(pq.read_schema(path).names)
+        if missing:
+            raise NesimError(f"{path}: Parquet part of {name} without column(s) {', '.join(sorted(missing))}")
+        return pq.read_table(path, columns=cols, read_dictionary=strings)
+    except (OSError, pa.ArrowException) as exc:
+        raise _unreadable(path, name, exc) from None
 
 
 def _filter(filters):

@@ -23,9 +23,7 @@ Conventions
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -34,57 +32,51 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats as sps
 
-from nesim.errors import NesimError
+from nesim import dataset as ds
 
 Z95 = float(sps.norm.ppf(0.975))  # 1.959963984540054
 GROUP = ["game", "n_players", "variant"]
-TABLES = ("games", "players", "builds", "rounds")
 PACING_METRICS = ("money", "household", "workers", "hand", "buildings", "wages_paid",
                   "unpaid_wages", "sold")
 SCORE_COMPONENTS = ("building_points", "bonus_points", "money", "vp_points", "unpaid_penalty")
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
 _STRING_COLUMNS = {"variant", "game", "strategy", "card", "strategies"}
 _SEAT_BITS = 4  # a player-game key is game_id << 4 | seat
+_SLICE = 1 << 20  # rows of a long table worked on at once where whole columns would cost memory
 
 
 # ============================================================================ reading datasets
+# Datasets are read through nesim.dataset, their one reader (manifest, done parts, schema, errors).
+# Tables that grow with the games (builds, rounds) are reduced a part at a time in Arrow, so only
+# their aggregates sit in memory; players and games are read whole, only the columns asked for.
 
 
 def read_manifest(path: str | Path) -> dict:
-    """The manifest of a dataset directory; a missing directory or manifest is a NesimError."""
-    p = Path(path)
-    if not p.is_dir():
-        raise NesimError(f"{path}: no such dataset directory")
-    mf = p / "manifest.json"
-    try:
-        manifest = json.loads(mf.read_text())
-    except FileNotFoundError:
-        raise NesimError(f"{path}: not a nesim dataset (no manifest.json)") from None
-    except (OSError, ValueError) as exc:
-        raise NesimError(f"{mf}: unreadable manifest ({exc})") from None
-    if not isinstance(manifest, dict):
-        raise NesimError(f"{mf}: not a nesim dataset manifest")
-    return manifest
+    """The manifest of a dataset directory (see :func:`nesim.dataset.read_manifest`)."""
+    return ds.read_manifest(path)
 
 
-def part_files(path: str | Path, table: str, manifest: dict | None = None) -> list[Path]:
-    """The Parquet parts of one table; when the manifest lists chunks, only those marked done."""
-    p = Path(path)
-    manifest = read_manifest(p) if manifest is None else manifest
-    folder = p / table
-    if not folder.is_dir():
-        raise NesimError(f"{folder}: missing table folder of dataset {path}")
-    files = sorted(folder.glob("part-*.parquet"))
-    chunks = manifest.get("chunks")
-    if isinstance(chunks, list) and chunks and all(isinstance(c, dict) and "id" in c for c in chunks):
-        done = {int(c["id"]) for c in chunks if c.get("status", "done") == "done"}
-        keep = []
-        for f in files:
-            m = re.fullmatch(r"part-(\d+)\.parquet", f.name)
-            if m is None or int(m.group(1)) in done:
-                keep.append(f)
-        files = keep
-    return files
+def _paths(paths: str | Path | Sequence[str | Path]) -> list:
+    return [paths] if isinstance(paths, (str, Path)) else list(paths)
+
+
+def to_frame(table) -> pd.DataFrame:
+    """An Arrow table as a DataFrame whose string columns are categoricals with sorted categories
+    (the same whatever the parts or the order the rows came in)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    for i, name in enumerate(table.column_names):
+        if name in _STRING_COLUMNS and not pa.types.is_dictionary(table.schema.field(i).type):
+            table = table.set_column(i, name, pc.dictionary_encode(table[name]))
+    # column by column, freeing each Arrow column once converted: never both copies whole
+    df = table.unify_dictionaries().to_pandas(split_blocks=True, self_destruct=True)
+    del table
+    for c in df.columns:
+        if c in _STRING_COLUMNS:
+            col = df[c] if isinstance(df[c].dtype, pd.CategoricalDtype) else df[c].astype("category")
+            df[c] = col.cat.reorder_categories(sorted(col.cat.categories))
+    return df
 
 
 def read_table(paths: str | Path | Sequence[str | Path], table: str,
@@ -94,42 +86,60 @@ def read_table(paths: str | Path | Sequence[str | Path], table: str,
 
     String columns become categoricals. With several datasets, ``game_id`` is made unique across
     them (dataset index in the high bits), so joins on game_id stay correct. ``reduce`` is applied to
-    each part file as it is read (games never straddle parts), which keeps memory bounded.
-    """
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    if isinstance(paths, (str, Path)):
-        paths = [paths]
-    frames = []
-    for i, path in enumerate(paths):
-        manifest = read_manifest(path)
-        for f in part_files(path, table, manifest):
-            try:
-                schema_names = pq.read_schema(f).names
-                cols = list(columns) if columns is not None else schema_names
-                missing = [c for c in cols if c not in schema_names]
-                if missing:
-                    raise NesimError(f"{f}: missing column(s) {', '.join(missing)}")
-                t = pq.read_table(f, columns=cols,
-                                  read_dictionary=[c for c in cols if c in _STRING_COLUMNS])
-            except NesimError:
-                raise
-            except (OSError, pa.ArrowException) as exc:
-                raise NesimError(f"{f}: unreadable Parquet part ({str(exc).splitlines()[0]})") from None
-            df = t.to_pandas()
-            if "game_id" in df.columns and len(paths) > 1:
-                df["game_id"] = df["game_id"].astype(np.int64) + (np.int64(i) << np.int64(40))
-            if reduce is not None:
-                df = reduce(df)
-            frames.append(df)
+    each part file as it is read (games never straddle parts), which keeps memory bounded."""
+    paths = _paths(paths)
+    cols = list(columns) if columns is not None else list(ds.SCHEMAS[table].names)
+    if reduce is None:
+        return to_frame(ds.read_whole(paths, table, cols))
+    frames = [reduce(to_frame(ds.dataset_game_ids(part, i, len(paths))))
+              for i, path in enumerate(paths) for part in ds.read_parts(path, table, cols)]
     if not frames:
-        return pd.DataFrame({c: pd.Series(dtype="object") for c in (columns or [])})
+        return pd.DataFrame({c: pd.Series(dtype="object") for c in cols})
     out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
     for c in out.columns:
-        if c in _STRING_COLUMNS and not isinstance(out[c].dtype, pd.CategoricalDtype):
-            out[c] = out[c].astype("category")
+        if c in _STRING_COLUMNS:
+            col = out[c] if isinstance(out[c].dtype, pd.CategoricalDtype) else out[c].astype("category")
+            out[c] = col.cat.reorder_categories(sorted(col.cat.categories))
     return out
+
+
+def read_reduced(paths: str | Path | Sequence[str | Path], table: str, columns: Sequence[str],
+                 reduce: Callable) -> "pa.Table":
+    """``reduce`` (an Arrow table to a smaller one) applied to each part of a table of several
+    datasets as it is read, the results stacked: memory holds one part and the aggregates."""
+    import pyarrow as pa
+
+    paths = _paths(paths)
+    parts = [reduce(ds.dataset_game_ids(part, i, len(paths)))
+             for i, path in enumerate(paths) for part in ds.read_parts(path, table, list(columns))]
+    if not parts:
+        return reduce(ds.SCHEMAS[table].empty_table().select(list(columns)))
+    return pa.concat_tables(parts, promote_options="permissive")
+
+
+def first_builds_arrow(builds) -> "pa.Table":
+    """:func:`first_builds` of an Arrow table: one row per (player-game, card built) with the
+    round of its first construction, in small types (the card as a dictionary code)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    keys = [c for c in GROUP + ["game_id", "seat", "card"] if c in builds.column_names]
+    out = builds.group_by(keys, use_threads=False).aggregate([("round", "min")])
+    out = out.set_column(out.column_names.index("round_min"), "first_round",
+                         pc.cast(out["round_min"], pa.int8()))
+    for c in ("game", "variant", "card"):  # a few distinct names: 2-byte codes, not 4-byte ones
+        if c in out.column_names:
+            out = out.set_column(out.column_names.index(c), c, pc.cast(
+                pc.dictionary_encode(out[c]) if not pa.types.is_dictionary(out.schema.field(c).type) else out[c],
+                pa.dictionary(pa.int16(), pa.string())))
+    return out
+
+
+def read_first_builds(paths: str | Path | Sequence[str | Path]) -> pd.DataFrame:
+    """The first builds (:func:`first_builds`, without ``times``) of datasets on disk, reduced
+    part by part so that the builds table never sits whole in memory."""
+    cols = GROUP + ["game_id", "seat", "card", "round"]
+    return to_frame(read_reduced(paths, "builds", cols, first_builds_arrow))
 
 
 def first_builds(builds: pd.DataFrame) -> pd.DataFrame:
@@ -283,8 +293,19 @@ def _groups(df: pd.DataFrame, by=GROUP):
     for c in ("strategy", "card"):
         if c in df.columns and not isinstance(df[c].dtype, pd.CategoricalDtype):
             df = df.assign(**{c: df[c].astype("category")})
-    for key, sub in df.groupby(by, observed=True, sort=True):
+    grouped = df.groupby(by, observed=True, sort=True)
+    if grouped.ngroups == 1:  # the frame itself, rather than a copy of it
+        key = next(iter(grouped.indices))
+        yield dict(zip(by, key if isinstance(key, tuple) else (key,))), df
+        return
+    for key, sub in grouped:
         yield dict(zip(by, key if isinstance(key, tuple) else (key,))), sub
+
+
+def _multiplayer(players: pd.DataFrame) -> pd.DataFrame:
+    """The rows of multiplayer games: the frame itself when there are no others (no copy)."""
+    multi = players["n_players"].to_numpy() > 1
+    return players if multi.all() else players[multi]
 
 
 def _outcome(players: pd.DataFrame) -> np.ndarray:
@@ -301,9 +322,10 @@ def game_matrix(sub: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndarray, 
 
     Games with a missing player row are dropped. Returns (game_ids, {column: 2-d array})."""
     n = int(sub["n_players"].iloc[0])
-    s = sub.sort_values(["game_id", "seat"], kind="mergesort")
-    counts = s.groupby("game_id", sort=False)["seat"].transform("size").to_numpy()
-    s = s[counts == n]
+    s = in_seat_order(sub)
+    sizes = _run_lengths(s["game_id"].to_numpy())
+    if not (sizes == n).all():
+        s = s[np.repeat(sizes, sizes) == n]
     gid = s["game_id"].to_numpy().reshape(-1, n)[:, 0]
     out = {}
     for c in columns:
@@ -313,6 +335,23 @@ def game_matrix(sub: pd.DataFrame, columns: Sequence[str]) -> tuple[np.ndarray, 
         else:
             out[c] = col.to_numpy().reshape(-1, n)
     return gid, out
+
+
+def in_seat_order(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` sorted by (game_id, seat); the frame itself when it already is, as the datasets'
+    rows come (a sorted copy of millions of player rows is a large share of the memory)."""
+    key = (df["game_id"].to_numpy(np.int64) << _SEAT_BITS) | df["seat"].to_numpy(np.int64)
+    if len(key) < 2 or bool((key[1:] > key[:-1]).all()):
+        return df
+    return df.sort_values(["game_id", "seat"], kind="mergesort")
+
+
+def _run_lengths(values: np.ndarray) -> np.ndarray:
+    """Lengths of the runs of equal consecutive values (the rows of each game, rows in game order)."""
+    if not len(values):
+        return np.zeros(0, np.int64)
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    return np.diff(np.r_[starts, len(values)])
 
 
 def _count_pairs(i: np.ndarray, j: np.ndarray, k: int) -> np.ndarray:
@@ -326,8 +365,8 @@ def _count_pairs(i: np.ndarray, j: np.ndarray, k: int) -> np.ndarray:
 
 def strategy_win_rates(players: pd.DataFrame) -> pd.DataFrame:
     """Win rate per strategy (player-games won / played) against the fair share 1/N."""
-    p = players.assign(_y=_outcome(players))
-    g = p.groupby(GROUP + ["strategy"], observed=True)["_y"].agg(k="sum", n="size").reset_index()
+    y = pd.Series(_outcome(players), index=players.index, name="_y")  # beside, not in, a copy
+    g = y.groupby([players[c] for c in GROUP + ["strategy"]], observed=True).agg(k="sum", n="size").reset_index()
     r = rate_frame(g["k"], g["n"])
     out = pd.concat([g[GROUP + ["strategy"]], r], axis=1)
     out["fair"] = 1.0 / out["n_players"].astype(float)
@@ -340,7 +379,7 @@ def pairings(players: pd.DataFrame) -> pd.DataFrame:
     """Head-to-head: for each ordered pair of different strategies at one table, the share of
     their meetings in which the first finished ahead of the second (lower rank), with interval."""
     rows = []
-    for key, sub in _groups(players[players["n_players"] > 1]):
+    for key, sub in _groups(_multiplayer(players)):
         n = key["n_players"]
         _, m = game_matrix(sub, ["strategy", "rank"])
         cats = sub["strategy"].cat.categories
@@ -422,7 +461,7 @@ def ratings(players: pd.DataFrame, prior: float = 0.5) -> pd.DataFrame:
     not compared). The interval is rating +- 1.96 SE from the Fisher information; since one game
     yields several correlated comparisons it is somewhat narrow in games of 3-4 players."""
     rows = []
-    for key, sub in _groups(players[players["n_players"] > 1]):
+    for key, sub in _groups(_multiplayer(players)):
         n = key["n_players"]
         _, m = game_matrix(sub, ["strategy", "rank", "win"])
         cats = np.asarray(sub["strategy"].cat.categories)
@@ -473,7 +512,7 @@ class LogitResult:
 
 def logistic_regression(X: np.ndarray, y: np.ndarray, ridge: float = 1.0,
                         penalize: np.ndarray | None = None, tol: float = 1e-8,
-                        max_iter: int = 60, chunk: int = 262_144) -> LogitResult:
+                        max_iter: int = 60, chunk: int = 65_536) -> LogitResult:
     """Logistic regression by Newton-Raphson (IRLS) with an L2 penalty ``ridge/2 * |beta|^2``.
 
     X may be a compact integer matrix (e.g. uint8 indicators); it is converted to float chunk by
@@ -561,10 +600,20 @@ def mirror_games(players: pd.DataFrame) -> np.ndarray:
     their card values are not mixed with who built the card."""
     if not len(players) or "strategy" not in players.columns:
         return np.zeros(len(players), dtype=bool)
-    strat = players["strategy"].astype(str)
+    codes = pd.factorize(players["strategy"])[0]  # integers: no string per row
     gid = players["game_id"].to_numpy()
-    kinds = strat.groupby(gid, sort=False).transform("nunique").to_numpy()
-    return (kinds == 1) & (players["n_players"].to_numpy() > 1)
+    order = None if len(gid) < 2 or bool((gid[1:] >= gid[:-1]).all()) else np.argsort(gid, kind="stable")
+    if order is not None:
+        gid, codes = gid[order], codes[order]
+    sizes = _run_lengths(gid)
+    starts = np.cumsum(sizes) - sizes
+    # a game is a mirror game when no row's strategy differs from the row before it in the game
+    differs = np.r_[False, codes[1:] != codes[:-1]]
+    differs[starts] = False
+    one_kind = np.repeat(np.logical_or.reduceat(differs, starts) == 0 if len(starts) else differs, sizes)
+    if order is not None:
+        one_kind[order] = one_kind.copy()
+    return one_kind & (players["n_players"].to_numpy() > 1)
 
 
 @dataclass
@@ -581,7 +630,7 @@ class _CardRows:
 
 def _card_rows(sub: pd.DataFrame, b: pd.DataFrame | None, names: list[str]) -> _CardRows:
     """Regression inputs of one group's players (``sub``) and first builds (``b``)."""
-    sub = sub.sort_values(["game_id", "seat"], kind="mergesort")
+    sub = in_seat_order(sub)
     nrow, ncard = len(sub), len(names)
     col_of = {c: i for i, c in enumerate(names)}
     X = np.zeros((nrow, ncard), dtype=np.uint8)
@@ -589,28 +638,39 @@ def _card_rows(sub: pd.DataFrame, b: pd.DataFrame | None, names: list[str]) -> _
     first_sq = np.zeros(ncard)
     if b is not None and len(b) and nrow:
         pkey = (sub["game_id"].to_numpy(np.int64) << _SEAT_BITS) | sub["seat"].to_numpy(np.int64)
-        bkey = (b["game_id"].to_numpy(np.int64) << _SEAT_BITS) | b["seat"].to_numpy(np.int64)
-        pos = np.clip(np.searchsorted(pkey, bkey), 0, nrow - 1)
-        ok = pkey[pos] == bkey
         bc = b["card"].astype("category")
         # categories may hold other games' cards too (datasets combined): those map to -1
         lookup = np.array([col_of.get(str(c), -1) for c in bc.cat.categories] + [-1], dtype=np.int64)
-        cidx = lookup[bc.cat.codes.to_numpy()]  # code -1 (missing) picks the trailing -1
-        ok &= cidx >= 0
-        X[pos[ok], cidx[ok]] = 1
-        fr = b["first_round"].to_numpy(float)[ok]
-        first_sum = np.bincount(cidx[ok], weights=fr, minlength=ncard)
-        first_sq = np.bincount(cidx[ok], weights=fr * fr, minlength=ncard)
-    strategy = (sub["strategy"].astype(str).to_numpy() if "strategy" in sub.columns
+        codes = bc.cat.codes.to_numpy()
+        gid, seat, rnd = (b[c].to_numpy() for c in ("game_id", "seat", "first_round"))
+        # a slice of the builds at a time: the keys and positions of millions of builds at once
+        # would take more memory than the whole regression
+        for i in range(0, len(b), _SLICE):
+            bkey = (gid[i:i + _SLICE].astype(np.int64) << _SEAT_BITS) | seat[i:i + _SLICE].astype(np.int64)
+            pos = np.clip(np.searchsorted(pkey, bkey), 0, nrow - 1)
+            cidx = lookup[codes[i:i + _SLICE]]  # code -1 (missing) picks the trailing -1
+            ok = (pkey[pos] == bkey) & (cidx >= 0)
+            X[pos[ok], cidx[ok]] = 1
+            fr = rnd[i:i + _SLICE][ok].astype(float)
+            first_sum += np.bincount(cidx[ok], weights=fr, minlength=ncard)
+            first_sq += np.bincount(cidx[ok], weights=fr * fr, minlength=ncard)
+    strategy = (_shared_strings(sub["strategy"]) if "strategy" in sub.columns
                 else np.full(nrow, ""))  # unknown players: one strategy as far as we can tell
     return _CardRows(X, _outcome(sub), sub["seat"].to_numpy(), strategy, mirror_games(sub),
                      first_sum, first_sq)
 
 
+def _shared_strings(col: pd.Series) -> np.ndarray:
+    """A column's values as an object array of str, one str object per distinct value (millions
+    of rows would otherwise hold a str object each)."""
+    codes, levels = pd.factorize(col)
+    return np.asarray([str(v) for v in levels] + [""], dtype=object)[codes]  # -1 (missing): ""
+
+
 def _dummies(values: np.ndarray) -> list[np.ndarray]:
     """0/1 columns for every level of ``values`` but the first (the reference level)."""
-    levels = np.unique(values)
-    return [np.asarray(values == v, dtype=np.uint8) for v in levels[1:]]
+    codes, levels = pd.factorize(np.asarray(values), sort=True)  # hashing: np.unique sorts strings
+    return [np.asarray(codes == i, dtype=np.uint8) for i in range(1, len(levels))]
 
 
 def _card_values(rows: _CardRows, by_strategy: bool, ridge: float) -> tuple[np.ndarray, np.ndarray, float]:
@@ -628,7 +688,12 @@ def _card_values(rows: _CardRows, by_strategy: bool, ridge: float) -> tuple[np.n
     if not (nrow and 0 < k < nrow and var.any()):
         return coef, se, np.nan
     extra = _dummies(seat) + (_dummies(strat) if by_strategy else [])
-    design = np.column_stack([np.ones(nrow, np.uint8), X[:, var]] + extra)
+    # filled in place: a copy of X's columns and then their stacking would be two
+    design = np.empty((nrow, 1 + int(var.sum()) + len(extra)), np.uint8)
+    design[:, 0] = 1
+    design[:, 1:1 + var.sum()] = X[:, var] if not var.all() else X
+    for i, col in enumerate(extra):
+        design[:, 1 + var.sum() + i] = col
     res = logistic_regression(design, y, ridge=ridge)
     coef[var] = res.coef[1:1 + var.sum()]
     se[var] = res.se[1:1 + var.sum()]
@@ -680,15 +745,19 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
                 cache[(game, variant)] = sel
         return cache[(game, variant)]
 
-    bgroups = {tuple(k.values()): s for k, s in _groups(builds)}
-    groups = []
+    # each group's builds are taken (copied) only while its rows are made
+    bkeys = [c for c in GROUP if c in builds.columns]
+    bgroups = builds.groupby(bkeys, observed=True, sort=False).indices if len(builds) else {}
+    groups, b = [], None
     for key, sub in _groups(players):
-        b = bgroups.get(tuple(key.values()))
+        at = bgroups.get(tuple(key[c] for c in bkeys) if len(bkeys) > 1 else key[bkeys[0]])
+        b = None if at is None else builds if len(at) == len(builds) else builds.iloc[at]
         table = info(key["game"], key["variant"])
         names = list(table["card"]) if len(table) else []
         if b is not None and len(b):
             names += sorted(set(map(str, pd.unique(b["card"]))) - set(names))
         groups.append((key, table, names, _card_rows(sub, b, names)))
+    del builds, bgroups, b  # the rows hold what the fits need: the builds' memory is theirs now
 
     def mirror_pool(key, names):
         """Mirror rows of every group with this game, player count and card set, in ``names``'
@@ -718,7 +787,7 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
         k_b = cr.X[y].sum(axis=0, dtype=np.int64)
         k_all = int(y.sum())
         pooled, pooled_se, pooled_w = _card_values(cr, False, ridge)
-        if len(np.unique(cr.strategy)) > 1:
+        if len(pd.unique(cr.strategy)) > 1:
             coef, se, mw = _card_values(cr, True, ridge)
         else:  # one strategy: within it is the pooled fit
             coef, se, mw = pooled, pooled_se, pooled_w
@@ -778,7 +847,7 @@ def card_stats(players: pd.DataFrame, builds: pd.DataFrame,
 
 def seat_win_rates(players: pd.DataFrame) -> pd.DataFrame:
     """Win rate by seat (0 = start player) against the fair share 1/N, with a binomial test."""
-    p = players[players["n_players"] > 1]
+    p = _multiplayer(players)
     g = p.groupby(GROUP + ["seat"], observed=True)["win"].agg(k="sum", n="size").reset_index()
     out = pd.concat([g[GROUP + ["seat"]], rate_frame(g["k"], g["n"])], axis=1)
     out["fair"] = 1.0 / out["n_players"].astype(float)
@@ -819,7 +888,7 @@ def game_length(games: pd.DataFrame) -> pd.DataFrame:
 def tie_rate(players: pd.DataFrame) -> pd.DataFrame:
     """Share of games whose two best scores are equal (decided by the tie-break), per group."""
     rows = []
-    for key, sub in _groups(players[players["n_players"] > 1]):
+    for key, sub in _groups(_multiplayer(players)):
         _, m = game_matrix(sub, ["score"])
         s = -np.sort(-m["score"], axis=1)
         ties = int(np.sum(s[:, 0] == s[:, 1]))
@@ -878,12 +947,42 @@ def pacing(rounds: pd.DataFrame, metrics: Sequence[str] = PACING_METRICS) -> pd.
     return pacing_from_moments(pacing_moments(rounds, metrics))
 
 
+def pacing_moments_arrow(rounds, metrics: Sequence[str] = PACING_METRICS):
+    """:func:`pacing_moments` of an Arrow table (one part), computed in Arrow: one grouping for
+    every metric but household money, one for household money over seat 0's rows."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    keys = GROUP + ["round"]
+    present = [m for m in metrics if m in rounds.column_names]
+    frames = []
+    for rows, ms in ((rounds, [m for m in present if m != "household"]),
+                     (None, [m for m in present if m == "household"])):
+        if not ms:
+            continue
+        rows = rounds.filter(pc.equal(rounds["seat"], 0)) if rows is None else rows
+        cols, aggs = {k: rows[k] for k in keys}, []
+        for m in ms:
+            v = pc.cast(rows[m], pa.float64())
+            cols[m], cols[m + "^2"] = v, pc.multiply(v, v)
+            aggs += [(m, "count"), (m, "sum"), (m + "^2", "sum")]
+        a = pa.table(cols).group_by(keys, use_threads=False).aggregate(aggs)
+        for m in ms:
+            frames.append(pa.table({**{k: a[k] for k in keys}, "n": a[m + "_count"], "s": a[m + "_sum"],
+                                    "s2": a[m + "^2_sum"], "metric": pa.array([m] * a.num_rows, pa.string())}))
+    if not frames:
+        return pa.table({k: pa.array([], rounds.schema.field(k).type) for k in keys}
+                        | {"n": pa.array([], pa.int64()), "s": pa.array([], pa.float64()),
+                           "s2": pa.array([], pa.float64()), "metric": pa.array([], pa.string())})
+    return pa.concat_tables(frames, promote_options="permissive")
+
+
 def read_pacing(paths: Sequence[str | Path], metrics: Sequence[str] = PACING_METRICS) -> pd.DataFrame:
-    """Pacing of datasets on disk, reduced part by part so that the rounds table never sits whole
-    in memory."""
+    """Pacing of datasets on disk, reduced part by part (in Arrow) so that the rounds table never
+    sits whole in memory."""
     cols = GROUP + ["seat", "round"] + list(metrics)
-    mom = read_table(paths, "rounds", cols, reduce=lambda df: pacing_moments(df, metrics))
-    return pacing_from_moments(mom)
+    mom = read_reduced(paths, "rounds", cols, lambda t: pacing_moments_arrow(t, metrics))
+    return pacing_from_moments(to_frame(mom))
 
 
 # ============================================================================ score components
@@ -899,23 +998,26 @@ def score_components(players: pd.DataFrame, penalty: Callable[[str, str], float]
     Components: building_points, bonus_points, money, vp_points, unpaid_penalty (negative:
     -penalty x unpaid wage cards) and ``other`` (whatever the score holds beyond them; normally 0).
     ``penalty`` is the points per unpaid wage card, or a function (game, variant) -> it."""
-    p = players.copy()
     if callable(penalty):  # one call per (game, variant), spread over its rows
-        per = np.empty(len(p))
-        for (game, variant), rows in p.groupby(["game", "variant"], observed=True).indices.items():
+        per = np.empty(len(players))
+        for (game, variant), rows in players.groupby(["game", "variant"], observed=True).indices.items():
             per[rows] = penalty(str(game), str(variant))
     else:
         per = float(penalty)
-    p["unpaid_penalty"] = -per * p["unpaid_wages"].astype(float) + 0.0  # + 0.0: no -0.0 for none
+    # the components as float columns side by side, grouped as they are: a long table (one row
+    # per player-game and component) would take six times the players' memory
     comps = list(SCORE_COMPONENTS)
-    p["other"] = p["score"].astype(float) - p[comps].astype(float).sum(axis=1)
+    vals = pd.DataFrame({c: (-per * players["unpaid_wages"].astype(float) + 0.0  # + 0.0: no -0.0 for none
+                             if c == "unpaid_penalty" else players[c].astype(float)) for c in comps})
+    vals["other"] = players["score"].astype(float) - vals[comps].sum(axis=1)
     comps.append("other")
     frames = []
     keysets = [GROUP] + ([GROUP + ["strategy"]] if by_strategy else [])
     for keys in keysets:
-        long = p.melt(id_vars=keys, value_vars=comps, var_name="component")
-        a = long.groupby(keys + ["component"], observed=True, sort=False)["value"].agg(
-            n="size", mean="mean", sd="std").reset_index()
+        g = vals.groupby([players[k] for k in keys], observed=True, sort=False)
+        n, mean, sd = g.size(), g.mean(), g.std()
+        a = pd.concat([pd.DataFrame({"component": c, "n": n, "mean": mean[c], "sd": sd[c]}) for c in comps])
+        a = a.reset_index()
         a["se"] = a["sd"].fillna(0) / np.sqrt(a["n"])
         if "strategy" not in keys:
             a.insert(len(GROUP), "strategy", "(all)")

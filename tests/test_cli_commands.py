@@ -119,7 +119,8 @@ def test_bench_json_has_the_fields_design_fixes():
     results = json.loads(r.stdout)["results"]
     assert {(x["game"], x["players"]) for x in results} == {("progress", 2), ("mecenat", 4), ("glory", 4)}
     for x in results:
-        assert set(x) == {"game", "players", "strategy", "kernel_games_per_s", "reference_games_per_s", "ratio"}
+        assert set(x) == {"game", "players", "strategy", "kernel_games_per_s", "reference_games_per_s", "ratio",
+                          "kernel_ns_per_decision", "decisions_per_game"}
         assert x["kernel_games_per_s"] > 0 and x["reference_games_per_s"] > 0
         assert abs(x["ratio"] - x["kernel_games_per_s"] / x["reference_games_per_s"]) < 0.1 * x["ratio"] + 0.1
 

@@ -351,3 +351,95 @@ def test_read_table_errors_and_chunks(tmp_path):
     (d / "players" / "part-00000.parquet").write_bytes(b"garbage")
     with pytest.raises(NesimError, match="part-00000"):
         S.read_table([d], "players")
+
+
+# ---------------------------------------------------------------------------- reading part by part
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+def _rounds_frame(values, games):
+    n = len(values)
+    return pd.DataFrame({"game": np.where(np.arange(n) % 3 == 0, "glory", "progress"), "n_players": 2,
+                         "variant": "v", "game_id": np.arange(n) % games, "seat": np.arange(n) % 2,
+                         "round": 1 + np.arange(n) % 4, "money": np.asarray(values, np.int16),
+                         "household": np.asarray(values, np.int32) * 3})
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-300, 300), min_size=1, max_size=60), st.lists(st.integers(1, 59), max_size=4))
+def test_pacing_moments_of_any_parts_add_up_to_the_whole(values, cuts):
+    import pyarrow as pa
+
+    df = _rounds_frame(values, games=7)
+    bounds = [0] + sorted(c for c in set(cuts) if c < len(df)) + [len(df)]
+    parts = [S.pacing_moments_arrow(pa.Table.from_pandas(df.iloc[a:b], preserve_index=False),
+                                    ["money", "household"]) for a, b in zip(bounds, bounds[1:]) if b > a]
+    streamed = S.pacing_from_moments(S.to_frame(pa.concat_tables(parts)))
+    whole = S.pacing(df, metrics=["money", "household"])
+    pd.testing.assert_frame_equal(streamed.reset_index(drop=True), whole.reset_index(drop=True),
+                                  check_dtype=False, check_categorical=False)
+
+
+def test_first_builds_read_part_by_part_are_those_of_the_whole_table(tmp_path):
+    dirs = [write_dataset(tmp_path / f"ds{i}", games=("progress", "glory"), variants=("baseline", "w"),
+                          n_games=40, parts=3, seed=i) for i in range(2)]
+    got = S.read_first_builds(dirs)
+    # independently: every part file of each dataset, grouped by pandas
+    expected = []
+    for i, d in enumerate(dirs):
+        b = pd.read_parquet(d / "builds")
+        b["game_id"] += i << 40
+        b = b.astype({"card": str, "game": str, "variant": str})
+        expected.append(b.groupby(["game_id", "seat", "card"])["round"].min())
+    expected = pd.concat(expected).sort_index()
+    got = got.astype({"card": str}).set_index(["game_id", "seat", "card"])["first_round"].sort_index()
+    assert got.index.equals(expected.index)
+    assert (got.to_numpy() == expected.to_numpy()).all()
+
+
+def test_categories_do_not_depend_on_how_many_parts_a_dataset_has(tmp_path):
+    one = S.read_table([write_dataset(tmp_path / "one", strategies=("random", "greedy"), n_games=30, parts=1)],
+                       "players")
+    three = S.read_table([write_dataset(tmp_path / "three", strategies=("random", "greedy"), n_games=30,
+                                        parts=3)], "players")
+    for frame in (one, three):
+        assert list(frame["strategy"].cat.categories) == ["greedy", "random"]
+
+
+def test_card_rows_made_a_slice_of_builds_at_a_time_are_the_same(tmp_path, monkeypatch):
+    d = write_dataset(tmp_path / "ds", strategies=("greedy", "random"), n_games=80, parts=2)
+    players, builds = S.read_table([d], "players"), S.read_first_builds([d])
+    whole = S.card_stats(players, builds)
+    monkeypatch.setattr(S, "_SLICE", 7)
+    sliced = S.card_stats(players, builds)
+    pd.testing.assert_frame_equal(whole, sliced)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.sampled_from(["a", "b", "c"])), max_size=30), st.randoms())
+def test_mirror_games_are_the_games_of_one_strategy_in_any_row_order(rows, rnd):
+    rnd.shuffle(rows)
+    players = pd.DataFrame({"game_id": [g for g, _ in rows], "strategy": pd.Categorical([s for _, s in rows]),
+                            "n_players": [1 if g == 0 else 2 for g, _ in rows]})
+    kinds = {g: len({s for h, s in rows if h == g}) for g, _ in rows}
+    expected = [kinds[g] == 1 and g != 0 for g, _ in rows]
+    assert list(S.mirror_games(players)) == expected
+
+
+def test_game_matrix_drops_games_with_a_missing_row_and_keeps_seat_order():
+    sub = pd.DataFrame({"game_id": [5, 5, 3, 7, 7, 3], "seat": [1, 0, 0, 0, 1, 1], "n_players": 2,
+                        "score": [51, 50, 30, 70, 71, 31]}).drop(index=3)  # game 7 loses seat 0
+    gid, m = S.game_matrix(sub, ["score"])
+    assert list(gid) == [3, 5] and m["score"].tolist() == [[30, 31], [50, 51]]
+
+
+def test_a_dataset_with_no_finished_chunk_reads_as_empty_beside_another(tmp_path):
+    done = write_dataset(tmp_path / "done", n_games=20, parts=2)
+    none = write_dataset(tmp_path / "none", n_games=20, parts=2)
+    m = json.loads((none / "manifest.json").read_text())
+    for c in m["chunks"]:
+        c["status"] = "pending"
+    (none / "manifest.json").write_text(json.dumps(m))
+    players = S.read_table([done, none], "players", ["game_id", "strategy"])
+    assert len(players) == 40 and set(players["strategy"]) == {"greedy", "random"}

@@ -14,6 +14,7 @@ import math
 import os
 import tempfile
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -155,15 +156,21 @@ def _group_label(game, n) -> str:
     return f"{str(game).capitalize()}, {'solo' if int(n) == 1 else f'{int(n)} players'}"
 
 
+def _distinct(col: pd.Series) -> list[str]:
+    """The distinct values of a column as strings, in order of first appearance (without a
+    Python object per row: the games table may hold millions)."""
+    return list(dict.fromkeys(str(v) for v in pd.unique(col)))
+
+
 def _sorted_groups(df: pd.DataFrame) -> list[tuple[str, int]]:
-    pairs = {(str(g), int(n)) for g, n in zip(df["game"], df["n_players"])}
+    pairs = {(str(g), int(n)) for g, n in df[["game", "n_players"]].drop_duplicates().itertuples(index=False)}
     return sorted(pairs, key=lambda p: (GAME_ORDER.get(p[0], 9), p[0], p[1]))
 
 
 def _sel(df: pd.DataFrame, game, n, variant=None) -> pd.DataFrame:
-    m = (df["game"].astype(str) == game) & (df["n_players"].astype(int) == n)
+    m = (df["game"] == game) & (df["n_players"] == n)
     if variant is not None:
-        m &= df["variant"].astype(str) == variant
+        m &= df["variant"] == variant
     return df[m]
 
 
@@ -346,6 +353,77 @@ def _drop_groups(df: pd.DataFrame, drop: set[tuple[str, int, str]]) -> pd.DataFr
     return df[~out]
 
 
+class ReportData:
+    """What the sections share: the datasets' manifests, the baseline, the groups, and the tables
+    read from disk (each once, when a section first needs it) and the statistics more than one
+    section shows. Players and games are read whole with only the report's columns; builds and
+    rounds are reduced part by part as they are read (nesim.stats' readers), never held whole."""
+
+    def __init__(self, dirs: list[str], manifests: list[dict]):
+        self.dirs = dirs
+        self.manifests = manifests
+        self.games = S.read_table(dirs, "games", GAME_COLUMNS)
+        if not len(self.games):
+            raise NesimError(f"{dirs[0] if len(dirs) == 1 else ', '.join(dirs)}: dataset holds no finished games")
+        variants_present = _distinct(self.games["variant"])
+        baseline = next((m.get("baseline") for m in manifests if m.get("baseline") in variants_present), None)
+        if baseline is None:
+            baseline = "baseline" if "baseline" in variants_present else variants_present[0]
+        self.baseline = baseline
+        self.groups = _sorted_groups(self.games)
+        self.variant_cards, self.penalties, self.card_sets = _variant_meta(manifests)
+
+    @cached_property
+    def players(self) -> pd.DataFrame:
+        return S.read_table(self.dirs, "players", PLAYER_COLUMNS)
+
+    @cached_property
+    def _variants(self) -> dict[tuple[str, int], list[str]]:
+        """The variants of each (game, players) group, in order of first appearance."""
+        return {(game, n): _distinct(_sel(self.games, game, n)["variant"]) for game, n in self.groups}
+
+    def main_variant(self, game, n) -> str:
+        vs = self._variants[(game, n)]
+        return self.baseline if self.baseline in vs else vs[0]
+
+    def cards_of(self, game, variant) -> pd.DataFrame:
+        return S.card_info(game, self.variant_cards.get((game, variant)))
+
+    def card_set_of(self, game, variant):
+        """Variants without a recorded card table and rules only match themselves."""
+        return self.card_sets.get((game, variant), ("variant", variant))
+
+    def penalty_of(self, game, variant) -> float:
+        if (game, variant) in self.penalties:
+            return self.penalties[(game, variant)]
+        from nesim.cards import load_game
+        return float(load_game(game).rules.unpaid_wage_penalty)
+
+    @cached_property
+    def mirror_share(self) -> pd.DataFrame:
+        p = self.players
+        return p[S.GROUP].assign(mirror=S.mirror_games(p)).groupby(
+            S.GROUP, observed=True)["mirror"].mean().reset_index()
+
+    @cached_property
+    def win(self) -> pd.DataFrame:
+        return S.strategy_win_rates(self.players)
+
+    @cached_property
+    def scores(self) -> pd.DataFrame:
+        return S.score_summary(self.players)
+
+    @cached_property
+    def seats(self) -> pd.DataFrame:
+        return S.seat_win_rates(self.players)
+
+    @cached_property
+    def cards(self) -> pd.DataFrame:
+        # no name holds the builds here: card_stats drops them once it has made its rows
+        return S.card_stats(self.players, S.read_first_builds(self.dirs), cards=self.cards_of,
+                            card_sets=self.card_set_of)
+
+
 def build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.PathLike,
                  progress: Callable[[str], None] | None = None,
                  warn: Callable[[str], None] | None = None) -> None:
@@ -379,54 +457,34 @@ def _build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.
     warnings = incomplete_datasets(dirs, manifests)
     for w in warnings:
         (warn or (lambda message: None))(w)
-    games = S.read_table(dirs, "games", GAME_COLUMNS)
-    if not len(games):
-        raise NesimError(f"{dirs[0] if len(dirs) == 1 else ', '.join(dirs)}: dataset holds no finished games")
-    players = S.read_table(dirs, "players", PLAYER_COLUMNS)
-    builds = S.read_table(dirs, "builds", BUILD_COLUMNS, reduce=S.first_builds)
-    pace = S.read_pacing(dirs)
+    rd = ReportData(dirs, manifests)
+    sections: list[Section] = []
+    for name, make in SECTIONS:
+        if (section := make(rd, lambda: say(name))) is not None:
+            sections.append(section)
+    say("writing " + str(out_path))
+    _write(out_path, _render(sections, dirs, warnings))
 
-    variants_present = list(dict.fromkeys(games["variant"].astype(str)))
-    baseline = next((m.get("baseline") for m in manifests if m.get("baseline") in variants_present), None)
-    if baseline is None:
-        baseline = "baseline" if "baseline" in variants_present else variants_present[0]
-    groups = _sorted_groups(games)
-    variant_cards, penalties, card_sets = _variant_meta(manifests)
-    mirror_share = players.assign(mirror=S.mirror_games(players)).groupby(
-        S.GROUP, observed=True)["mirror"].mean().reset_index()
 
-    def main_variant(game, n):
-        vs = list(dict.fromkeys(_sel(games, game, n)["variant"].astype(str)))
-        return baseline if baseline in vs else vs[0]
+# ---------------------------------------------------------------------------- sections
+# One function per section: ``make(rd, start)`` returns the Section, or None when the datasets
+# give it nothing to show; it calls ``start()`` (the progress line) once it knows it will.
 
-    def cards_of(game, variant):
-        t = S.card_info(game, variant_cards.get((game, variant)))
-        return t
 
-    def card_set_of(game, variant):
-        """Variants without a recorded card table and rules only match themselves."""
-        return card_sets.get((game, variant), ("variant", variant))
+def overview_section(rd: ReportData, start: Callable[[], None]) -> Section:
+    start()
+    return _overview(rd.dirs, rd.manifests, rd.games, S.game_length(rd.games), S.tie_rate(rd.players),
+                     rd.baseline)
 
-    def penalty_of(game, variant):
-        if (game, variant) in penalties:
-            return penalties[(game, variant)]
-        from nesim.cards import load_game
-        return float(load_game(game).rules.unpaid_wage_penalty)
 
+def strategies_section(rd: ReportData, start: Callable[[], None]) -> Section:
     from nesim.report import figures as F
 
-    sections: list[Section] = []
-    length = S.game_length(games)
-    ties = S.tie_rate(players)
-    say("overview")
-    sections.append(_overview(dirs, manifests, games, length, ties, baseline))
-
-    # ---- strategies
-    say("strategies")
-    win = S.strategy_win_rates(players)
+    start()
+    players, groups, baseline, main_variant = rd.players, rd.groups, rd.baseline, rd.main_variant
+    win, scores = rd.win, rd.scores
     rating = S.ratings(players)
     pairs = S.pairings(players)
-    scores = S.score_summary(players)
     sec = Section("strategies", "Strategies",
                   "Win rate per strategy (player-games won; solo: cleared) with 95% Wilson intervals "
                   "against the fair share 1/N; head-to-head results; score distributions; "
@@ -470,11 +528,15 @@ def _build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.
         ("strategy", "strategy", "str"), ("n", "n", "int"), ("mean", "mean", "f2"),
         ("95% CI", ("lo", "hi"), "ci"), ("sd", "sd", "f2"), ("10%", "q10", "f1"), ("25%", "q25", "f1"),
         ("median", "median", "f1"), ("75%", "q75", "f1"), ("90%", "q90", "f1")], collapsed=True))
-    sections.append(sec)
+    return sec
 
-    # ---- seats
-    say("seats")
-    seats = S.seat_win_rates(players)
+
+def seats_section(rd: ReportData, start: Callable[[], None]) -> Section:
+    from nesim.report import figures as F
+
+    start()
+    groups, baseline, main_variant = rd.groups, rd.baseline, rd.main_variant
+    seats = rd.seats
     balance = S.seat_balance(seats)
     sec = Section("seats", "Seats",
                   "Win rate by seat (seat 0 = start player) against 1/N, with 95% intervals. "
@@ -502,15 +564,20 @@ def _build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.
             ("95% CI", ("lo", "hi"), "ci_pct"), ("1/N", "fair", "pct"), ("p vs 1/N", "p_fair", "p")]))
     else:
         sec.p("No multiplayer games.")
-    sections.append(sec)
+    return sec
 
-    # ---- cards
-    say("cards")
-    cards = S.card_stats(players, builds, cards=cards_of, card_sets=card_set_of)
-    sections.append(_cards_section(cards, groups, main_variant, mirror_share, card_set_of))
 
-    # ---- pacing
-    say("pacing")
+def cards_section(rd: ReportData, start: Callable[[], None]) -> Section:
+    start()
+    return _cards_section(rd.cards, rd.groups, rd.main_variant, rd.mirror_share, rd.card_set_of)
+
+
+def pacing_section(rd: ReportData, start: Callable[[], None]) -> Section:
+    from nesim.report import figures as F
+
+    start()
+    groups, baseline, main_variant = rd.groups, rd.baseline, rd.main_variant
+    pace = S.read_pacing(rd.dirs)
     sec = Section("pacing", "Pacing",
                   "Per round, means with 95% bands (mean ± 1.96 SE): players' money, household "
                   "money after payday (one value per game), workers, hand size, buildings, wages "
@@ -539,11 +606,15 @@ def _build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.
             collapsed=True, max_rows=5000))
     else:
         sec.p("The datasets hold no per-round rows.")
-    sections.append(sec)
+    return sec
 
-    # ---- score components
-    say("score components")
-    comps = S.score_components(players, penalty=penalty_of)
+
+def score_components_section(rd: ReportData, start: Callable[[], None]) -> Section:
+    from nesim.report import figures as F
+
+    start()
+    groups, baseline, main_variant = rd.groups, rd.baseline, rd.main_variant
+    comps = S.score_components(rd.players, penalty=rd.penalty_of)
     sec = Section("scores", "Score components",
                   "Mean points of each component of the final score per strategy, with 95% "
                   "intervals: building points, bonus points (end-game cards), money, VP-token points, "
@@ -556,94 +627,129 @@ def _build_report(dataset_dirs: Sequence[str | os.PathLike], out_file: str | os.
         ("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str"),
         ("strategy", "strategy", "str"), ("component", "component", "str"), ("n", "n", "int"),
         ("mean points", "mean", "f2"), ("95% CI", ("lo", "hi"), "ci")]))
-    sections.append(sec)
+    return sec
 
-    # ---- solo
-    solo = S.solo_clear_rates(players)
-    if len(solo):
-        say("solo")
-        sec = Section("solo", "Solo", "Solo games: share of games cleared (the target score reached), "
-                                      "with 95% Wilson intervals, per game, variant and strategy.")
-        solo = _order_variants(solo, baseline)
-        sec.figure(F.solo_figure("fig-solo", solo))
-        sec.table(make_table("tab-solo", "Solo clear rate", solo, [
-            ("game", "game", "str"), ("variant", "variant", "str"), ("strategy", "strategy", "str"),
-            ("games", "n", "int"), ("cleared", "k", "int"), ("clear rate", "rate", "pct"),
-            ("95% CI", ("lo", "hi"), "ci_pct"), ("mean score", "mean_score", "f1")]))
-        sections.append(sec)
 
-    # ---- sweeps
+def solo_section(rd: ReportData, start: Callable[[], None]) -> Section | None:
+    from nesim.report import figures as F
+
+    baseline = rd.baseline
+    solo = S.solo_clear_rates(rd.players)
+    if not len(solo):
+        return None
+    start()
+    sec = Section("solo", "Solo", "Solo games: share of games cleared (the target score reached), "
+                                  "with 95% Wilson intervals, per game, variant and strategy.")
+    solo = _order_variants(solo, baseline)
+    sec.figure(F.solo_figure("fig-solo", solo))
+    sec.table(make_table("tab-solo", "Solo clear rate", solo, [
+        ("game", "game", "str"), ("variant", "variant", "str"), ("strategy", "strategy", "str"),
+        ("games", "n", "int"), ("cleared", "k", "int"), ("clear rate", "rate", "pct"),
+        ("95% CI", ("lo", "hi"), "ci_pct"), ("mean score", "mean_score", "f1")]))
+    return sec
+
+
+def sweeps_section(rd: ReportData, start: Callable[[], None]) -> Section | None:
+    from nesim.report import figures as F
+
+    groups, baseline, games, mirror_share = rd.groups, rd.baseline, rd.games, rd.mirror_share
     mirror_only = _mirror_only_variants(mirror_share, baseline)
     compared = lambda df: _drop_groups(df, mirror_only)
     compared_games = compared(games)
-    n_variants = {(g, n): len(set(_sel(compared_games, g, n)["variant"].astype(str))) for g, n in groups}
-    if any(v > 1 for v in n_variants.values()):
-        say("sweeps")
-        sw = S.sweep_comparison(compared(players), baseline, tables={
-            "strategy_win_rates": compared(win), "seat_win_rates": compared(seats),
-            "score_summary": compared(scores), "card_stats": compared(cards)})
-        sec = Section("sweeps", "Sweeps",
-                      f"Each variant against the baseline <code>{html.escape(baseline)}</code> of the "
-                      "same game and player count: differences with 95% intervals (Newcombe for rates, "
-                      "normal for means) and two-sided p-values, Holm-corrected within each table "
-                      "and (game, player count). <span class=\"flagged\">Highlighted</span> rows "
-                      "(flag = yes) differ by more than their uncertainty after that correction.")
-        n_flags = sum(int(t["flag"].sum()) for t in sw.values() if len(t) and "flag" in t)
-        sec.p(f"{n_flags} flagged difference(s) in all.")
-        if mirror_only:
-            names = sorted({v for _, _, v in mirror_only})
-            sec.p(f"Not compared with the baseline: {', '.join(names)}. Every seat of those games plays "
-                  "the same strategy while the baseline mixes strategies, so their differences would "
-                  "measure the line-up, not the cards or rules; their games give the Cards section its "
-                  "mirror-game values.")
-        for game, n in groups:
-            if n_variants[(game, n)] < 2:
-                continue
-            st = _sel(sw["strategy_win"], game, n)
-            bal = _sel(sw["balance"], game, n) if len(sw["balance"]) else sw["balance"]
-            if len(st):
-                sec.figure(F.sweep_figure(f"fig-sweep-{_slug(game, n)}", _group_label(game, n), st, bal))
-        common = [("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str")]
-        diffcols = [("difference", "diff", "dpct"), ("95% CI", ("lo", "hi"), "ci_pct"), ("p", "p", "p"),
-                    ("Holm p", "p_adj", "p"), ("flag", "flag", "bool")]
-        meancols = [("difference", "diff", "signed"), ("95% CI", ("lo", "hi"), "ci"), ("p", "p", "p"),
-                    ("Holm p", "p_adj", "p"), ("flag", "flag", "bool")]
-        specs = [
-            ("strategy_win", "Win rate per strategy", [("strategy", "strategy", "str"), ("baseline", "rate_b", "pct"),
-                                                       ("variant rate", "rate", "pct")], diffcols),
-            ("balance", "Seat balance", [("baseline", "value_b", "f3"), ("variant value", "value", "f3")],
-             diffcols),
-            ("seat_win", "Win rate per seat", [("seat", "seat", "int"), ("baseline", "rate_b", "pct"),
-                                               ("variant rate", "rate", "pct")], diffcols),
-            ("score", "Mean score per strategy", [("strategy", "strategy", "str"), ("baseline", "value_b", "f2"),
-                                                  ("variant mean", "value", "f2")], meancols),
-            ("card_build", "Card build rates", [("card", "card", "str"), ("baseline", "rate_b", "pct"),
-                                                ("variant rate", "rate", "pct")], diffcols),
-            ("card_value", "Card marginal values (log-odds, within strategy)", [("card", "card", "str"),
-                                                              ("baseline", "value_b", "signed"),
-                                                              ("variant value", "value", "signed")], meancols),
-        ]
-        for key, caption, cols, dcols in specs:
-            t = sw.get(key)
-            if t is None or not len(t):
-                continue
-            sec.table(make_table(f"tab-sweep-{_slug(key)}", f"Sweep: {caption}", t, common + cols + dcols,
-                                 flag="flag", note="Flagged rows first.",
-                                 collapsed=key in ("card_build", "card_value", "seat_win")))
-        sections.append(sec)
-
-    sections += _issue42_sections(dirs, manifests, players, games, builds, baseline, say)
-    say("writing " + str(out_path))
-    _write(out_path, _render(sections, dirs, warnings))
+    n_variants = {(g, n): len(_distinct(_sel(compared_games, g, n)["variant"])) for g, n in groups}
+    if not any(v > 1 for v in n_variants.values()):
+        return None
+    start()
+    sw = S.sweep_comparison(compared(rd.players), baseline, tables={
+        "strategy_win_rates": compared(rd.win), "seat_win_rates": compared(rd.seats),
+        "score_summary": compared(rd.scores), "card_stats": compared(rd.cards)})
+    sec = Section("sweeps", "Sweeps",
+                  f"Each variant against the baseline <code>{html.escape(baseline)}</code> of the "
+                  "same game and player count: differences with 95% intervals (Newcombe for rates, "
+                  "normal for means) and two-sided p-values, Holm-corrected within each table "
+                  "and (game, player count). <span class=\"flagged\">Highlighted</span> rows "
+                  "(flag = yes) differ by more than their uncertainty after that correction.")
+    n_flags = sum(int(t["flag"].sum()) for t in sw.values() if len(t) and "flag" in t)
+    sec.p(f"{n_flags} flagged difference(s) in all.")
+    if mirror_only:
+        names = sorted({v for _, _, v in mirror_only})
+        sec.p(f"Not compared with the baseline: {', '.join(names)}. Every seat of those games plays "
+              "the same strategy while the baseline mixes strategies, so their differences would "
+              "measure the line-up, not the cards or rules; their games give the Cards section its "
+              "mirror-game values.")
+    for game, n in groups:
+        if n_variants[(game, n)] < 2:
+            continue
+        st = _sel(sw["strategy_win"], game, n)
+        bal = _sel(sw["balance"], game, n) if len(sw["balance"]) else sw["balance"]
+        if len(st):
+            sec.figure(F.sweep_figure(f"fig-sweep-{_slug(game, n)}", _group_label(game, n), st, bal))
+    common = [("game", "game", "str"), ("players", "n_players", "int"), ("variant", "variant", "str")]
+    diffcols = [("difference", "diff", "dpct"), ("95% CI", ("lo", "hi"), "ci_pct"), ("p", "p", "p"),
+                ("Holm p", "p_adj", "p"), ("flag", "flag", "bool")]
+    meancols = [("difference", "diff", "signed"), ("95% CI", ("lo", "hi"), "ci"), ("p", "p", "p"),
+                ("Holm p", "p_adj", "p"), ("flag", "flag", "bool")]
+    specs = [
+        ("strategy_win", "Win rate per strategy", [("strategy", "strategy", "str"), ("baseline", "rate_b", "pct"),
+                                                   ("variant rate", "rate", "pct")], diffcols),
+        ("balance", "Seat balance", [("baseline", "value_b", "f3"), ("variant value", "value", "f3")],
+         diffcols),
+        ("seat_win", "Win rate per seat", [("seat", "seat", "int"), ("baseline", "rate_b", "pct"),
+                                           ("variant rate", "rate", "pct")], diffcols),
+        ("score", "Mean score per strategy", [("strategy", "strategy", "str"), ("baseline", "value_b", "f2"),
+                                              ("variant mean", "value", "f2")], meancols),
+        ("card_build", "Card build rates", [("card", "card", "str"), ("baseline", "rate_b", "pct"),
+                                            ("variant rate", "rate", "pct")], diffcols),
+        ("card_value", "Card marginal values (log-odds, within strategy)", [("card", "card", "str"),
+                                                          ("baseline", "value_b", "signed"),
+                                                          ("variant value", "value", "signed")], meancols),
+    ]
+    for key, caption, cols, dcols in specs:
+        t = sw.get(key)
+        if t is None or not len(t):
+            continue
+        sec.table(make_table(f"tab-sweep-{_slug(key)}", f"Sweep: {caption}", t, common + cols + dcols,
+                             flag="flag", note="Flagged rows first.",
+                             collapsed=key in ("card_build", "card_value", "seat_win")))
+    return sec
 
 
-def _issue42_sections(dirs, manifests, players, games, builds, baseline, say) -> list[Section]:
-    """One-step sensitivity and the decisions of a sweep run until decided (nesim/report/sensitivity.py)."""
-    from nesim.report.sensitivity import decisions_section, sensitivity_section
 
-    found = [sensitivity_section(manifests, players, games, builds, baseline, say),
-             decisions_section(dirs, manifests)]
-    return [s for s in found if s is not None]
+def sensitivity_report_section(rd: ReportData, start: Callable[[], None]) -> Section | None:
+    """A sweep's [sensitivity] knobs (nesim/report/sensitivity.py); the first builds are read only
+    when a dataset has such knobs (card_edge figures need them)."""
+    from nesim.report.sensitivity import sensitivity_section
+
+    if not any(isinstance(m.get("sensitivity"), dict) for m in rd.manifests):
+        return None
+    return sensitivity_section(rd.manifests, rd.players, rd.games, S.read_first_builds(rd.dirs), rd.baseline,
+                               lambda message: start())
+
+
+def decisions_report_section(rd: ReportData, start: Callable[[], None]) -> Section | None:
+    """The decisions of a sweep run with --until-decided (nesim/report/sensitivity.py)."""
+    from nesim.report.sensitivity import decisions_section
+
+    section = decisions_section(rd.dirs, rd.manifests)
+    if section is not None:
+        start()
+    return section
+
+
+# The report's sections in order, each (progress name, function). A new section is one more
+# function and one more entry here.
+SECTIONS: list[tuple[str, Callable[[ReportData, Callable[[], None]], Section | None]]] = [
+    ("overview", overview_section),
+    ("strategies", strategies_section),
+    ("seats", seats_section),
+    ("cards", cards_section),
+    ("pacing", pacing_section),
+    ("score components", score_components_section),
+    ("solo", solo_section),
+    ("sweeps", sweeps_section),
+    ("sensitivity", sensitivity_report_section),
+    ("decisions", decisions_report_section),
+]
 
 
 def _render(sections: list[Section], dirs: list[str], warnings: list[str], template: str = "report.html.j2",
