@@ -33,6 +33,7 @@ import pandas as pd
 from scipy import special, stats as sps
 
 from nesim import dataset as ds
+from nesim.errors import NesimError
 
 Z95 = float(sps.norm.ppf(0.975))  # 1.959963984540054
 GROUP = ["game", "n_players", "variant"]
