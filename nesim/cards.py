@@ -38,13 +38,13 @@ COST_RULES = {
     "per_industry": 1,  # -R per industry-icon building you own
     "if_vp": 2,  # -R if you hold at least T VP tokens  (if_vp:T:R)
 }
-# End-game rules: kind -> number of integer parameters.
+# End-game rules: kind -> number of integer parameters. The kernel numbers them in this order
+# (nesim/kernel/tables.py, END_RULE_IDS): a new rule goes at the end.
 END_RULES = {
     "per_building": 1,
     "per_consumer_item": 1,
     "per_worker": 1,
     "per_lock": 1,
-    "per_no_sale": 1,  # per building with the no-sale icon: lock cards and Burnt Field
     "per_industry": 1,
     "empty_hand": 1,
     "double_vp": 0,
@@ -60,6 +60,7 @@ END_RULES = {
     "industry_value": 2,
     "agriculture_and_industry": 1,
     "only_lock": 1,
+    "per_no_sale": 1,  # per building with the no-sale icon: lock cards and Burnt Field
 }
 
 

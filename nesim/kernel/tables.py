@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from nesim.cards import GameData
+from nesim.cards import END_RULES, GameData
 
 MAXP = 4  # players
 NT = 32  # hand/building slots: building types 0..30, consumer item at CONS
@@ -72,15 +72,17 @@ R_ROUND_CARD = 40  # .. 40 + MAXROUNDS: card id arriving at the start of round r
 # cost rules and end-game rules
 CR_NONE, CR_IF_AGRI, CR_PER_IND, CR_IF_VP = range(4)
 COST_RULE_IDS = {"if_agriculture": CR_IF_AGRI, "per_industry": CR_PER_IND, "if_vp": CR_IF_VP}
-END_RULE_IDS = {k: i + 1 for i, k in enumerate((
-    "per_building", "per_consumer_item", "per_worker", "per_lock", "per_industry", "empty_hand",
-    "double_vp", "forgive_unpaid", "min_buildings", "min_agriculture", "min_industry", "min_lock",
-    "min_vp", "min_workers", "min_consumer_items", "agriculture_value", "industry_value",
-    "agriculture_and_industry", "only_lock", "per_no_sale"))}
+# The kernel's id of each end-game rule is its place in cards.END_RULES, the one list of their names.
+END_RULE_IDS = {k: i + 1 for i, k in enumerate(END_RULES)}
 (END_PER_BUILDING, END_PER_ITEM, END_PER_WORKER, END_PER_LOCK, END_PER_IND, END_EMPTY_HAND,
  END_DOUBLE_VP, END_FORGIVE, END_MIN_BUILDINGS, END_MIN_AGRI, END_MIN_IND, END_MIN_LOCK,
  END_MIN_VP, END_MIN_WORKERS, END_MIN_ITEMS, END_AGRI_VALUE, END_IND_VALUE, END_AGRI_AND_IND,
- END_ONLY_LOCK, END_PER_NO_SALE) = range(1, 21)
+ END_ONLY_LOCK, END_PER_NO_SALE) = (END_RULE_IDS[k] for k in (
+    "per_building", "per_consumer_item", "per_worker", "per_lock", "per_industry", "empty_hand",
+    "double_vp", "forgive_unpaid", "min_buildings", "min_agriculture", "min_industry", "min_lock",
+    "min_vp", "min_workers", "min_consumer_items", "agriculture_value", "industry_value",
+    "agriculture_and_industry", "only_lock", "per_no_sale"))
+assert END_PER_NO_SALE == len(END_RULES), "every end-game rule of cards.END_RULES needs its kernel constant"
 
 # effect ids
 (E_NONE, E_QUARRY, E_MINE, E_SCHOOL, E_RELICS_WP, E_DISCARD_MONEY, E_HIRE_UPTO, E_TECH_COLLEGE,
