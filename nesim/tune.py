@@ -558,6 +558,7 @@ def _search(study, spec: TuneSpec, play: Callable, say: Callable[[str], None]) -
     if not any(t.user_attrs.get("role") == "baseline" for t in done.values()):
         trial = study.ask()
         _tell(study, trial, spec, spec.baseline_values(), "baseline", play, say, done)
+        _enqueue_one_knob_probes(study, spec)
     repeats = 0
     while True:
         base = next(t for t in done.values() if t.user_attrs.get("role") == "baseline")
@@ -580,6 +581,47 @@ def _search(study, spec: TuneSpec, play: Callable, say: Callable[[str], None]) -
             continue
         repeats = 0
         _tell(study, trial, spec, values, "search", play, say, done)
+
+
+def _probe_values(knob: Knob, count: int) -> list:
+    """``count`` values of one knob spread evenly inside its range (or its choices), the
+    baseline's excluded: the points that cut it into ``count + 1`` equal parts."""
+    vals = knob.values()
+    if vals is None:  # a continuous range
+        return [knob.low + (knob.high - knob.low) * (i + 1) / (count + 1) for i in range(count)]
+    vals = [v for v in vals if not _same(v, knob.baseline)]
+    if len(vals) <= count:
+        return vals
+    return [vals[round((i + 1) * (len(vals) - 1) / (count + 1))] for i in range(count)]
+
+
+def _choice_index(knob: Knob, value) -> int:
+    return next(i for i, c in enumerate(knob.choices) if _same(value, c))
+
+
+def _in_domain(knob: Knob, value) -> bool:
+    if knob.choices is not None:
+        return any(_same(value, c) for c in knob.choices)
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and knob.low <= value <= knob.high
+
+
+def _enqueue_one_knob_probes(study, spec: TuneSpec) -> None:
+    """Before the sampler searches every knob at once, each knob is tried alone at a few values
+    (the others at the baseline): the proposal that changes least is most often a one-knob change,
+    and a sampler moving all knobs together rarely proposes one. At most half the budget."""
+    if not all(_in_domain(k, k.baseline) for k in spec.knobs):
+        return  # a baseline the sampler cannot express: no one-knob change from it either
+    room = max(0, (spec.budget - 1) // 2)
+    per_knob = max(1, room // len(spec.knobs))
+    probes = []
+    for knob in spec.knobs:
+        for v in _probe_values(knob, per_knob):
+            values = {k.key: k.baseline for k in spec.knobs}
+            values[knob.key] = v
+            probes.append({k.key: (_choice_index(k, values[k.key]) if k.choices is not None else values[k.key])
+                           for k in spec.knobs})
+    for params in probes[:room]:
+        study.enqueue_trial(params, user_attrs={"probe": True}, skip_if_exists=True)
 
 
 def _tell(study, trial, spec: TuneSpec, values: dict, role: str, play, say, done: dict) -> None:

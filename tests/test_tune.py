@@ -3,6 +3,8 @@ imbalance moved back into its band, a met target left alone, and kill + --resume
 
 from __future__ import annotations
 
+import dataclasses
+
 import signal
 import subprocess
 import sys
@@ -385,3 +387,31 @@ def test_tune_is_in_the_help():
     assert "tune" in r.output
     r = CliRunner().invoke(cli, ["tune", "--help"])
     assert "--resume" in r.output and "--backend" in r.output
+
+
+def test_each_knob_is_first_tried_alone_at_values_spread_over_its_range(tmp_path):
+    """After the baseline, the first candidates move one knob each (the others at the baseline),
+    at most half the budget of them, so a one-knob proposal is found even when the sampler moves
+    every knob together; a baseline outside a knob's choices gives no probes and no error."""
+    import optuna
+
+    two = HEAD.replace("budget = 3", "budget = 9") + (
+        '[knobs]\n"cards.mansion.cost" = [1, 12]\n"cards.mansion.asset_value" = [16, 28]\n' + TARGET)
+    spec = T.load_tune(write(tmp_path, two))
+    base = spec.baseline_values()
+    study = optuna.create_study()
+    T._enqueue_one_knob_probes(study, spec)
+    probes = [t.system_attrs["fixed_params"] for t in study.get_trials(deepcopy=False)]  # queued
+    assert len(probes) == 4
+    for params in probes:
+        assert sum(params[k] != base[k] for k in base) == 1
+    # two per knob (half of 9 - 1, shared): the costs 1..12 but the data's 4 are eleven values, and
+    # the two that cut them in three equal parts are the 4th and 8th (5 and 9)
+    assert sorted(p["cards.mansion.cost"] for p in probes if p["cards.mansion.cost"] != base["cards.mansion.cost"]) \
+        == [5, 9]
+    # the planted example's budget (20, so 4 per knob) from a cost of 1 tries the cost of the data, 4
+    assert T._probe_values(dataclasses.replace(spec.knobs[0], baseline=1), 4) == [4, 6, 8, 10]
+    off = HEAD + '[knobs]\n"rules.start_money" = [[1, 2, 3, 4], [2, 3, 4, 5]]\n' + TARGET
+    study = optuna.create_study()
+    T._enqueue_one_knob_probes(study, T.load_tune(write(tmp_path, off, "off.toml")))
+    assert study.get_trials(deepcopy=False) == []
