@@ -174,13 +174,7 @@ class Rule:
             raise NesimError(f"{where}: unknown rule {kind!r} (known: {', '.join(sorted(table))})")
         if len(raw) != table[kind]:
             raise NesimError(f"{where}: rule {kind!r} takes {table[kind]} number(s), got {len(raw)}")
-        try:
-            args = tuple(int(a) for a in raw)
-        except ValueError:
-            raise NesimError(f"{where}: rule {text!r} has a parameter that is not a whole number") from None
-        if any(a < 0 for a in args):
-            raise NesimError(f"{where}: rule {text!r} has a negative parameter")
-        return cls(kind, args)
+        return cls(kind, _whole_numbers(raw, text, where, "rule", "parameter"))
 
     def __str__(self) -> str:
         return ":".join([self.kind, *map(str, self.args)])
@@ -233,13 +227,16 @@ class Effect:
         return ":".join([self.kind, *map(str, self.args)])
 
 
-def _whole_numbers(raw: list[str], text: str, where: str) -> tuple[int, ...]:
+def _whole_numbers(raw: list[str], text: str, where: str, what: str = "effect",
+                   part: str = "argument") -> tuple[int, ...]:
+    """The numbers of a rule or effect column (``kind:n:n``): whole and not negative."""
     try:
         args = tuple(int(a) for a in raw)
     except ValueError:
-        raise NesimError(f"{where}: effect {text!r} has an argument that is not a whole number") from None
+        raise NesimError(f"{where}: {what} {text!r} has {'an' if part[0] in 'aeiou' else 'a'} {part} "
+                         "that is not a whole number") from None
     if any(a < 0 for a in args):
-        raise NesimError(f"{where}: effect {text!r} has a negative argument")
+        raise NesimError(f"{where}: {what} {text!r} has a negative {part}")
     return args
 
 
