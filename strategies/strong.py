@@ -149,10 +149,13 @@ PARAMS = {
     "learned": 1.0,  # solo: scale on the corrections learned from searched games (0: none)
     "solo_prior": 0.1,  # solo: share of a placement's corrected value added to its playout mean
     "solo_sub_prior": 0.3,  # solo: the same for a searched build, discard or keep
+    "search": 0.0,  # 2-4 players: playouts per candidate placement (0: one-ply play)
+    "search_sub": 0.0,  # 2-4 players: playouts per candidate build, discard or keep (0: one-ply)
 }
 (P_RESERVE, P_BUILD, P_CARD, P_ITEM, P_ACTION, P_HIRE_UNTIL, P_HIRE_BIAS, P_VP, P_BONUS, P_URGENT,
  P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS, P_DOLL, P_SOLO_PLAYOUTS, P_SOLO_SUB,
- P_SOLO_JITTER, P_SOLO_NEST, P_LEARNED, P_SOLO_PRIOR, P_SOLO_SUB_PRIOR) = range(22)
+ P_SOLO_JITTER, P_SOLO_NEST, P_LEARNED, P_SOLO_PRIOR, P_SOLO_SUB_PRIOR, P_SEARCH,
+ P_SEARCH_SUB) = range(24)
 ITEM_KEEP = 0.6  # keep value of a card in hand, as a share of a new one
 KEEP_BUILD = 0.4  # share of the building a card would make, in its keep value
 LIMIT_WASTE = 0.85  # share of a card's value lost when it goes over the hand limit
@@ -922,6 +925,13 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
                 one_ply_values(kind, s, tab, p, opts, n, ctx, params, w, keep, worth, position,
                                per_option)
                 write_priors(ctx, per_option, n, share)
+            return LOOKAHEAD
+    if s.n > 1 and s.playout == 0:
+        k = params[P_SEARCH] if kind == K_PLACE else params[P_SEARCH_SUB]
+        if k >= 1 and (kind == K_PLACE or kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP):
+            ctx[CTX_PLAYOUTS] = int(k)
+            ctx[CTX_CANDIDATES] = 0
+            ctx[CTX_NEST] = 0
             return LOOKAHEAD
     if kind == K_PLACE and s.n == 1:
         if s.playout == 0:  # inside playouts the one-ply choice: half the time, as good

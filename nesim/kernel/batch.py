@@ -13,7 +13,7 @@ from nesim.kernel.log import to_reference
 from nesim.kernel.tables import LOGMAX, LOGMAX_OPTIONS, MAXBUILDS, MAXOPTS, MAXP, STATE, build_table
 from nesim.reference.replay import DecisionLog
 
-MAXPARAMS = 24
+MAXPARAMS = 32
 
 
 @dataclass
