@@ -39,6 +39,8 @@ BATCHES = (  # (players, strategy per seat, games)
     (2, ["strong", "strong:reserve=2"], 3000),
     (3, ["strong", "economy", "sets"], 3000),
     (4, ["strong", "vp_tokens", "workers", "random"], 3000),
+    (2, ["strong:search=2,search_sub=1", "greedy"], 30),  # the search in 2-4 players
+    (4, ["strong:search=2,search_sub=1", "strong", "economy", "strong:search=1"], 10),
 )
 NESTED = ((1, ["strong:solo_nest=3,solo_playouts=4,solo_sub_playouts=4,solo_jitter=0"], 6),)
 
