@@ -64,20 +64,20 @@ from nesim.kernel.core import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLAC
                                STRATEGY_SIG, build_cards, option_card)
 from nesim.kernel.tables import LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table, card_ids
 from nesim.registry import param_matrix, resolve
-from nesim.stats import paired_mean_diff
-from strategies.strong import (LEARNED_FAMILIES, LEARNED_PHASES, LEARNED_ROW, LEARNED_STATE, PARAMS,
+from nesim.stats import paired_mean_diff, wilson_interval
+from strategies.strong import (LEARNED_BLOCK, LEARNED_FAMILIES, LEARNED_PHASES, LEARNED_ROW,
+                               LEARNED_STATE, PARAMS,
                                SCRATCH_FIXED, WORTH_SIZE, decide, fill_weights, keep_values,
                                learned_state, option_value, write_table_rows)
 
-NPARAM = 24
 NSTRONG = len(PARAMS)  # strong's parameters, at the head of the recorder's row
 # The recorder's parameter row: strong's parameters, its counts (NLOG..NDEC), the game's log from
 # LOG0, the rows it writes from OUT0.
-NLOG, NOUT, ERR, NDEC = 25, 26, 28, 29
+NLOG, NOUT, ERR, NDEC = NSTRONG, NSTRONG + 1, NSTRONG + 3, NSTRONG + 4
 # A window of the log (entries FROM to TO - 1; none: TO 0): the recorder writes rows only there,
 # and rolled_in plays the teacher only there (DONE: past it, the one-ply choices).
-DONE, FROM, TO = 27, 30, 31
-LOG0 = 32
+DONE, FROM, TO = NSTRONG + 2, NSTRONG + 5, NSTRONG + 6
+LOG0 = NSTRONG + 8
 COLS = 7 + LEARNED_STATE  # decision, kind, round, card a, card b (-1), one-ply value, chosen, state numbers
 OUT0 = LOG0 + LOGMAX
 ROWS_MAX = 5000
@@ -112,7 +112,7 @@ def write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, w, scratch):
     s = st[0]
     worth = scratch[:WORTH_SIZE]
     keep = scratch[WORTH_SIZE:WORTH_SIZE + NT + 1]
-    fill_weights(w[:NSTRONG], params[:NSTRONG], True)
+    fill_weights(w[:NSTRONG], params[:NSTRONG], s.n == 1)
     for i in range(WORTH_SIZE):
         worth[i] = np.nan
     if kind == K_PLACE:
@@ -177,7 +177,7 @@ def recorder(kind, seat, opts, n, ctx, st, tab, params):
     chosen = logged_answer(kind, opts, n, params, at)
     in_window = params[TO] == 0 or params[FROM] <= at < params[TO]
     if in_window and (kind == K_PLACE or kind == K_BUILD or kind == K_KEEP or kind == K_DISCARD):
-        write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, np.empty(NPARAM),
+        write_rows(kind, seat, opts, n, ctx, st, tab, params, chosen, np.empty(NSTRONG),
                    np.empty(SCRATCH_FIXED))
     return chosen
 
@@ -205,43 +205,53 @@ def rolled_in(kind, seat, opts, n, ctx, st, tab, params):
     return a
 
 
-def logged_params(strat, log: np.ndarray, width: int, window=None) -> np.ndarray:
-    """The (4, width) parameter array of a strategy that reads ``log``: ``strat``'s parameters,
-    the log and its length, and the log's window if given."""
+def logged_params(strat, log: np.ndarray, width: int, window=None, players: int = 1) -> np.ndarray:
+    """The (4, width) parameter array of a strategy that reads ``log`` in each of ``players``
+    seats: ``strat``'s parameters, the log and its length, and the log's window if given."""
     params = np.zeros((4, width))
-    params[0, :NPARAM] = strat.param_row()
-    params[0, NLOG] = len(log)
-    params[0, LOG0:LOG0 + len(log)] = log
-    if window is not None:
-        params[0, FROM], params[0, TO] = window
+    for seat in range(players):
+        params[seat, :NSTRONG] = strat.param_row()[:NSTRONG]
+        params[seat, NLOG] = len(log)
+        params[seat, LOG0:LOG0 + len(log)] = log
+        if window is not None:
+            params[seat, FROM], params[seat, TO] = window
     return params
 
 
-def record_game(data, strat, tab, seed, log: np.ndarray, window=None) -> tuple[np.ndarray, float]:
-    """The rows of one logged game (the recorder replaying ``log``, the game's decision log, with
-    ``strat``'s parameters; only log entries ``window[0]`` to ``window[1] - 1`` if given) and the
-    replay's final score; no rows if the replay strayed."""
-    params = logged_params(strat, log, WIDTH, window)
-    again = batch.play(data, 1, [seed], [recorder], params, with_log=True, table=tab)
-    score = float(again.players[0, 0, core.F_SCORE])
-    if params[0, ERR]:
-        return np.zeros((0, COLS + 1)), score
-    rows = params[0, OUT0:OUT0 + COLS * int(params[0, NOUT])].reshape(-1, COLS)
-    return np.hstack([rows, np.full((len(rows), 1), score)]), score
+def record_game(data, strat, tab, seed, log: np.ndarray, window=None,
+                players: int = 1) -> tuple[list[np.ndarray], np.ndarray]:
+    """The rows of one logged game, one array per seat (the recorder replaying ``log``, the
+    game's decision log, in every seat with ``strat``'s parameters; only log entries
+    ``window[0]`` to ``window[1] - 1`` if given), each row ending with its seat's final score,
+    and the replay's final scores; no rows for a seat whose replay strayed."""
+    params = logged_params(strat, log, WIDTH, window, players)
+    again = batch.play(data, players, [seed], [recorder] * players, params, with_log=True, table=tab)
+    scores = again.players[0, :, core.F_SCORE].astype(float)
+    out = []
+    for seat in range(players):
+        if params[seat, ERR]:
+            out.append(np.zeros((0, COLS + 1)))
+            continue
+        rows = params[seat, OUT0:OUT0 + COLS * int(params[seat, NOUT])].reshape(-1, COLS)
+        out.append(np.hstack([rows, np.full((len(rows), 1), scores[seat])]))
+    return out, scores
 
 
-def teach_slice(game: str, spec: str, seeds: np.ndarray, offsets=None):
-    """Each seed's recorded rows (an empty array when the replay strayed from the game), and
-    the teacher's decision logs and their lengths (so that record_game can read the same games
-    again without playing them)."""
+def teach_slice(game: str, spec: str, seeds: np.ndarray, offsets=None, players: int = 1):
+    """Each seed's recorded rows, one array per seat (empty when the replay strayed from the
+    game), and the teacher's decision logs and their lengths (so that record_game can read the
+    same games again without playing them). With 2-4 players every seat plays ``spec``."""
     data = load_game(game)
     strat = resolve(spec)
-    tab = learned_table(game, offsets)
-    res = batch.play(data, 1, seeds, [strat.choose], param_matrix([strat]), with_log=True, table=tab)
+    tab = learned_table(game, offsets, players)
+    res = batch.play(data, players, seeds, [strat.choose] * players,
+                     param_matrix([strat] * players), with_log=True, table=tab)
     out = []
     for g, seed in enumerate(seeds):
-        rows, score = record_game(data, strat, tab, seed, res.logs[g, :int(res.games[g, 4])])
-        out.append(rows if score == res.players[g, 0, core.F_SCORE] else rows[:0])
+        seat_rows, scores = record_game(data, strat, tab, seed, res.logs[g, :int(res.games[g, 4])],
+                                        players=players)
+        same = np.array_equal(scores, res.players[g, :, core.F_SCORE])
+        out.extend(rows if same else rows[:0] for rows in seat_rows)
     return out, res.logs, res.games[:, 4].copy()
 
 
@@ -260,9 +270,10 @@ def teach(args) -> None:
     t0 = time.time()
     offsets = np.load(args.table) if args.table else None
     if args.jobs == 1:
-        done = [teach_slice(args.game, args.spec, p, offsets) for p in parts]
+        done = [teach_slice(args.game, args.spec, p, offsets, args.players) for p in parts]
     else:
-        done = Parallel(n_jobs=args.jobs)(delayed(teach_slice)(args.game, args.spec, p, offsets) for p in parts)
+        done = Parallel(n_jobs=args.jobs)(delayed(teach_slice)(args.game, args.spec, p, offsets,
+                                                               args.players) for p in parts)
     games = [g for part, _, _ in done for g in part]
     path = Path(args.out) / f"{args.game}-{args.first}-{args.first + args.count - 1}.npy"
     kept = save_rows(games, path)
@@ -300,7 +311,7 @@ def roll_in_slice(game: str, student: str, teacher: str, seeds: np.ndarray, offs
             window = (int(k), int(k) + width)
             mixed = rolled_in_game(data, tutor, tab, seed, log, window)
             rows, _ = record_game(data, tutor, tab, seed, mixed, window)
-            out.append(rows)
+            out.append(rows[0])
     return out
 
 
@@ -454,18 +465,53 @@ def fit(args) -> None:
 
 
 def export(args) -> None:
-    lines = write_table_rows(load_game(args.game), np.load(args.table), Path(args.out))
+    rows = np.round(np.load(args.table) * args.scale).astype(np.int64)
+    lines = write_table_rows(load_game(args.game), rows, Path(args.out))
     print(f"{args.out}: {lines} corrections")
+
+
+# ------------------------------------------------------------------ duel (2-4 players)
+
+def duel_slice(game: str, players: int, spec: str, against: str, offsets, seat: int,
+               seeds: np.ndarray) -> np.ndarray:
+    """Whether ``spec`` (reading ``offsets`` as its block of ``players`` players) won each game
+    of ``seeds`` from ``seat``, the other seats playing ``against`` (which must not read them)."""
+    specs = [against] * players
+    specs[seat] = spec
+    chosen = [resolve(s) for s in specs]
+    res = batch.play(load_game(game), players, seeds, [s.choose for s in chosen],
+                     param_matrix(chosen), table=learned_table(game, offsets, players))
+    return res.players[:, seat, core.F_RANK] == 1
+
+
+def duel(args) -> None:
+    """expert with the table at each scale against strong, seats rotated (game g seats the
+    challenger at g mod players), on the same seeds for every scale."""
+    table = np.load(args.table)
+    seeds = np.arange(args.first, args.first + args.count, dtype=np.uint64)
+    for scale in (float(x) for x in args.scales.split(",")):
+        offsets = np.round(table * scale).astype(np.int64)
+        work = [(seat, seeds[seat::args.players]) for seat in range(args.players)]
+        won = Parallel(n_jobs=args.jobs)(delayed(duel_slice)(args.game, args.players, args.spec,
+                                                             args.against, offsets, seat, part)
+                                         for seat, part in work)
+        wins = int(sum(w.sum() for w in won))
+        low, high = wilson_interval(wins, args.count)
+        print(f"scale {scale:g}: {args.spec} won {wins}/{args.count} = {wins / args.count:.3f} "
+              f"[{low:.3f}, {high:.3f}] against {args.against} (fair {1 / args.players:.2f})")
 
 
 # ------------------------------------------------------------------ judge
 
-def learned_table(game: str, offsets: np.ndarray | None) -> np.ndarray:
+def learned_table(game: str, offsets: np.ndarray | None, players: int = 1) -> np.ndarray:
+    """The card table with ``offsets`` as the learned block strong reads in games of
+    ``players`` players (the blocks before it empty)."""
     tab = build_table(load_game(game))
     if offsets is None:
         return tab
     assert tab.shape[0] == LEARNED_ROW
-    return np.vstack([tab, offsets])
+    empty = np.zeros(((players - 1) * LEARNED_BLOCK, tab.shape[1]), dtype=np.int64)
+    return np.vstack([tab, empty, offsets])
 
 
 def judge_slice(game, spec, seeds, offsets):
@@ -521,6 +567,8 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--jobs", type=int, default=2)
     t.add_argument("--out", required=True)
     t.add_argument("--table", help="offsets the teacher plays with (from fit)")
+    t.add_argument("--players", type=int, default=1,
+                   help="1: solo games; 2-4: mirror games, every seat's decisions recorded")
     r = sub.add_parser("roll-in", help="the teacher's choices in the student's positions (DAgger)")
     r.add_argument("--spec", default="strong", help="the teacher")
     r.add_argument("--student", default="strong")
@@ -542,6 +590,17 @@ def main(argv: list[str] | None = None) -> None:
     e.add_argument("table")
     e.add_argument("--game", default="glory")
     e.add_argument("--out", required=True)
+    e.add_argument("--scale", type=float, default=1.0, help="factor on every correction")
+    d = sub.add_parser("duel", help="expert with the table (at each scale) against strong")
+    d.add_argument("table")
+    d.add_argument("--game", default="mecenat")
+    d.add_argument("--players", type=int, default=2)
+    d.add_argument("--spec", default="expert")
+    d.add_argument("--against", default="strong")
+    d.add_argument("--scales", default="0.1,0.2,0.3,0.5,1")
+    d.add_argument("--first", type=int, default=2_000_000)
+    d.add_argument("--count", type=int, default=2000)
+    d.add_argument("--jobs", type=int, default=1)
     j = sub.add_parser("judge")
     j.add_argument("table")
     j.add_argument("--spec", default="strong")
@@ -555,7 +614,8 @@ def main(argv: list[str] | None = None) -> None:
     j.add_argument("--reuse", help="an earlier judgement (--save) whose side B is this side A, "
                    "read in place of playing A again")
     args = ap.parse_args(argv)
-    {"teach": teach, "roll-in": roll_in, "fit": fit, "judge": judge, "export": export}[args.cmd](args)
+    {"teach": teach, "roll-in": roll_in, "fit": fit, "judge": judge, "export": export,
+     "duel": duel}[args.cmd](args)
 
 
 if __name__ == "__main__":

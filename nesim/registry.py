@@ -184,11 +184,16 @@ def game_table(data: GameData, strategies: "list[Strategy]") -> np.ndarray:
     from nesim.kernel.tables import build_table
 
     table = build_table(data)
-    bringers = {s.name: s.table_rows for s in strategies if s.table_rows is not None}
+    # strategies that bring the same rows (expert reads strong's) may sit at one table
+    bringers: dict = {}
+    for s in strategies:
+        if s.table_rows is not None:
+            bringers.setdefault(s.table_rows, set()).add(s.name)
     if len(bringers) > 1:
-        raise NesimError(f"strategies {' and '.join(sorted(bringers))} both add rows to the card table; "
+        names = sorted(min(names) for names in bringers.values())
+        raise NesimError(f"strategies {' and '.join(names)} both add rows to the card table; "
                          "a game may seat only one of them")
-    for rows_of in bringers.values():
+    for rows_of in bringers:
         rows = rows_of(data)
         if rows is not None:
             table = np.vstack([table, rows.astype(np.int64)])

@@ -125,7 +125,8 @@ from nesim.kernel.tables import (ASSET, CONS, CR_A, CR_B, CR_IF_VP, CR_KIND, C_B
 
 NAME = "strong"
 DESCRIPTION = ("One-ply evaluation of every option in points, with wage and hiring safety rules; in solo,"
-               " each placement chosen by playouts to the end of the game.")
+               " each placement chosen by playouts to the end of the game, and with search=N in"
+               " games of 2-4 players too.")
 PARAMS = {
     "reserve": 1.0,  # paydays of wages to hold (the coming one, half the next)
     "build_bias": 4.0,  # extra for any construction: it turns cards into points
@@ -151,11 +152,12 @@ PARAMS = {
     "solo_sub_prior": 0.3,  # solo: the same for a searched build, discard or keep
     "search": 0.0,  # 2-4 players: playouts per candidate placement (0: one-ply play)
     "search_sub": 0.0,  # 2-4 players: playouts per candidate build, discard or keep (0: one-ply)
+    "learned_multi": 0.0,  # 2-4 players: scale on the corrections learned from searched games
 }
 (P_RESERVE, P_BUILD, P_CARD, P_ITEM, P_ACTION, P_HIRE_UNTIL, P_HIRE_BIAS, P_VP, P_BONUS, P_URGENT,
  P_UTIL, P_SPEND, P_HIRE_SAFE, P_MAX_WORKERS, P_DOLL, P_SOLO_PLAYOUTS, P_SOLO_SUB,
  P_SOLO_JITTER, P_SOLO_NEST, P_LEARNED, P_SOLO_PRIOR, P_SOLO_SUB_PRIOR, P_SEARCH,
- P_SEARCH_SUB) = range(24)
+ P_SEARCH_SUB, P_LEARNED_MULTI) = range(25)
 ITEM_KEEP = 0.6  # keep value of a card in hand, as a share of a new one
 KEEP_BUILD = 0.4  # share of the building a card would make, in its keep value
 LIMIT_WASTE = 0.85  # share of a card's value lost when it goes over the hand limit
@@ -806,7 +808,10 @@ def jitter(w, luck, share):
 # point, an offset per card and phase of the game for placements, builds and hand values (keeps
 # and discards), then, per family in the same order, a coefficient per card on each of the
 # LEARNED_STATE numbers of learned_state (the seat's position), so that a correction can depend
-# on it. A table may stop after any row: the rows it lacks count as zeros.
+# on it. A table may stop after any row: the rows it lacks count as zeros. One such block per
+# number of players follows the other: the solo corrections (``strong_learned/<game>.csv``) from
+# LEARNED_ROW, then those of 2, 3 and 4 players (``strong_learned/<game>-2p.csv``...), each
+# learned from searched games of that many players (learned_block).
 LEARNED_ROW = NROWS
 LEARNED_PHASES = 9
 LEARNED_STATE = 8
@@ -814,6 +819,8 @@ LEARNED_FAMILIES = ("place", "build", "hand")  # a row per phase each, in this o
 LEARNED_STATE_ROW = LEARNED_ROW + len(LEARNED_FAMILIES) * LEARNED_PHASES
 LEARNED_PLACE_STATE = LEARNED_STATE_ROW  # the placements' coefficients come first
 LEARNED_END = LEARNED_STATE_ROW + len(LEARNED_FAMILIES) * LEARNED_STATE
+LEARNED_BLOCK = LEARNED_END - LEARNED_ROW  # rows of one block
+LEARNED_FILES = ("{game}.csv", "{game}-2p.csv", "{game}-3p.csv", "{game}-4p.csv")  # per block
 LEARNED_STATE_NAMES = ("short_now", "workers", "hand", "units_left", "money", "items", "vp",
                        "short_two")  # the numbers of learned_state, in its order
 LEARNED_DIR = Path(__file__).with_name("strong_learned")
@@ -839,18 +846,27 @@ def learned_row_names() -> list[tuple[str, str]]:
 
 
 def table_rows(data: GameData) -> np.ndarray | None:
-    """The learned corrections for ``data``'s game as the rows strong reads below the card table,
-    from ``strong_learned/<game>.csv`` (None when the game has no such file), up to the last row
-    the file fills: strong skips the work of the rows a table lacks.
+    """The learned corrections for ``data``'s game as the rows strong reads below the card table:
+    one block per number of players, from the files of LEARNED_FILES (a missing file: zeros),
+    up to the last row filled (None when none is): strong skips the work of the rows a table
+    lacks.
 
-    The file names cards by key, so a variant of the game keeps the corrections of the cards it
+    The files name cards by key, so a variant of the game keeps the corrections of the cards it
     still has; a card it adds gets none, and a line for a card it lacks is skipped.
     """
-    path = LEARNED_DIR / f"{data.game}.csv"
+    blocks = [read_learned_block(data, LEARNED_DIR / name.format(game=data.game))
+              for name in LEARNED_FILES]
+    rows = np.vstack(blocks)
+    filled = np.flatnonzero(rows.any(axis=1))
+    return rows[:filled[-1] + 1] if len(filled) else None
+
+
+def read_learned_block(data: GameData, path: Path) -> np.ndarray:
+    """One block of learned rows from a corrections file (zeros when there is no such file)."""
+    rows = np.zeros((LEARNED_BLOCK, NCOLS), dtype=np.int64)
     if not path.exists():
-        return None
+        return rows
     ids = card_ids(data)
-    rows = np.zeros((LEARNED_END - LEARNED_ROW, NCOLS), dtype=np.int64)
     with path.open(newline="") as f:
         for number, line in enumerate(csv.DictReader(f), start=2):
             try:
@@ -860,8 +876,7 @@ def table_rows(data: GameData) -> np.ndarray | None:
             except (KeyError, ValueError, TypeError) as exc:  # a hand-edited file: name the line
                 raise NesimError(f"{path}: line {number}: not family,index,card,millipoints "
                                  f"({type(exc).__name__}: {exc})") from None
-    filled = np.flatnonzero(rows.any(axis=1))
-    return rows[:filled[-1] + 1] if len(filled) else None
+    return rows
 
 
 def write_table_rows(data: GameData, rows: np.ndarray, path: Path) -> int:
@@ -921,7 +936,7 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
             ctx[CTX_NEST] = int(params[P_SOLO_NEST])
             # Only corrected values carry what the playouts do not know: without corrections
             # (Progress, 200 games) the prior only counted the policy twice and lost 4 points.
-            if share > 0 and has_learned(tab, params) and CTX_PRIOR_AT + n <= ctx.shape[0]:
+            if share > 0 and has_learned(tab, params, 1) and CTX_PRIOR_AT + n <= ctx.shape[0]:
                 one_ply_values(kind, s, tab, p, opts, n, ctx, params, w, keep, worth, position,
                                per_option)
                 write_priors(ctx, per_option, n, share)
@@ -951,21 +966,31 @@ def one_ply_values(kind, s, tab, p, opts, n, ctx, params, w, keep, worth, positi
     wp = ctx[CTX_WORKPLACE] if kind == K_BUILD else 0
     if kind == K_PLACE:
         keep_values(s, tab, p, w, worth, keep)
-    learned = s.n == 1 and has_learned(tab, params)
+    learned = has_learned(tab, params, s.n)
     phase = npos = 0
+    block = learned_block(s.n)
+    scale = params[P_LEARNED] if s.n == 1 else params[P_LEARNED_MULTI]
     if learned:  # the round's rows and the position are the same for every option
         phase = learned_phase(s, tab)
-        npos = learned_position(s, tab, p, kind, position)
+        npos = learned_position(s, tab, p, kind, position, block)
     for i in range(n):
         out[i] = option_value(kind, s, tab, p, opts[i], wp, w, keep, worth)
         if learned:
-            out[i] += params[P_LEARNED] * learned_offset(kind, s, tab, opts[i], phase, position, npos)
+            out[i] += scale * learned_offset(kind, s, tab, opts[i], phase, position, npos, block)
 
 
 @njit(cache=True, _nrt=False)
-def has_learned(tab, params):
-    """Whether the table carries learned corrections and strong reads them."""
-    return tab.shape[0] > LEARNED_ROW and params[P_LEARNED] != 0
+def has_learned(tab, params, n):
+    """Whether the table carries learned corrections for games of n players and strong reads
+    them (solo unless ``learned`` is 0; in games of 2-4 players if ``learned_multi`` is set)."""
+    scale = params[P_LEARNED] if n == 1 else params[P_LEARNED_MULTI]
+    return tab.shape[0] > learned_block(n) and scale != 0
+
+
+@njit(cache=True, _nrt=False)
+def learned_block(n):
+    """The first row of the learned block of games of n players."""
+    return LEARNED_ROW + (n - 1) * LEARNED_BLOCK
 
 
 @njit(cache=True, _nrt=False)
@@ -1038,10 +1063,11 @@ def learned_family(kind):
 
 
 @njit(cache=True, _nrt=False)
-def learned_position(s, tab, p, kind, position):
+def learned_position(s, tab, p, kind, position, block):
     """Fills position[:k] with the numbers of the seat's position the decision's correction reads
-    (k: as many as the table has coefficient rows for) and returns k."""
-    base = LEARNED_STATE_ROW + learned_family(kind) * LEARNED_STATE
+    (k: as many as the table has coefficient rows for, in the block from row ``block``) and
+    returns k."""
+    base = block + LEARNED_STATE_ROW - LEARNED_ROW + learned_family(kind) * LEARNED_STATE
     k = max(0, min(LEARNED_STATE, tab.shape[0] - base))
     for j in range(k):
         position[j] = learned_state(s, tab, p, j)
@@ -1049,32 +1075,32 @@ def learned_position(s, tab, p, kind, position):
 
 
 @njit(cache=True, _nrt=False)
-def learned_card(tab, family, card, ph, position, npos):
-    """One card's correction, in thousandths of a point: its phase offset and its coefficients
-    times the position."""
-    off = float(tab[LEARNED_ROW + family * LEARNED_PHASES + ph, card])
-    base = LEARNED_STATE_ROW + family * LEARNED_STATE
+def learned_card(tab, family, card, ph, position, npos, block):
+    """One card's correction, in thousandths of a point, from the block at row ``block``: its
+    phase offset and its coefficients times the position."""
+    off = float(tab[block + family * LEARNED_PHASES + ph, card])
+    base = block + LEARNED_STATE_ROW - LEARNED_ROW + family * LEARNED_STATE
     for j in range(npos):
         off += tab[base + j, card] * position[j]
     return off
 
 
 @njit(cache=True, _nrt=False)
-def learned_offset(kind, s, tab, v, ph, position, npos):
+def learned_offset(kind, s, tab, v, ph, position, npos, block):
     """The correction, in points, the table's learned rows add to option v's one-ply value in
     phase ``ph``, with ``position[:npos]`` from learned_position."""
     if kind == K_PLACE:
-        return learned_card(tab, 0, option_card(s, v), ph, position, npos) / 1000.0
+        return learned_card(tab, 0, option_card(s, v), ph, position, npos, block) / 1000.0
     if kind == K_BUILD:
         a, b = build_cards(v)
-        off = learned_card(tab, 1, a, ph, position, npos)
+        off = learned_card(tab, 1, a, ph, position, npos, block)
         if b >= 0:
-            off += learned_card(tab, 1, b, ph, position, npos)
+            off += learned_card(tab, 1, b, ph, position, npos, block)
         return off / 1000.0
     if kind == K_KEEP:
-        return learned_card(tab, 2, v, ph, position, npos) / 1000.0
+        return learned_card(tab, 2, v, ph, position, npos, block) / 1000.0
     if kind == K_DISCARD:
-        return -learned_card(tab, 2, v, ph, position, npos) / 1000.0
+        return -learned_card(tab, 2, v, ph, position, npos, block) / 1000.0
     return 0.0
 
 

@@ -181,9 +181,9 @@ def test_a_replayed_searched_game_records_the_choices_it_made():
     # the kept logs are the games': read again, they give the same rows
     data, tab = load_game("glory"), learn_offsets.learned_table("glory", None)
     log = logs[1, :lengths[1]]
-    again, _ = learn_offsets.record_game(data, resolve(spec), tab, seeds[1], log)
+    (again,), _ = learn_offsets.record_game(data, resolve(spec), tab, seeds[1], log)
     assert np.array_equal(again, games[1])
-    strayed, _ = learn_offsets.record_game(data, resolve(spec), tab, seeds[2], log)  # another seed's deck
+    (strayed,), _ = learn_offsets.record_game(data, resolve(spec), tab, seeds[2], log)  # another seed's deck
     assert len(strayed) == 0
     for g in games:
         dec, chosen = g[:, 0], g[:, 6]
@@ -208,8 +208,8 @@ def test_a_rolled_in_game_follows_the_student_then_the_teacher_and_records_only_
     k = len(slog) // 2
     mixed = learn_offsets.rolled_in_game(data, teacher, tab, seed, slog, (k, k + 30))
     assert np.array_equal(mixed[:k], slog[:k]) and not np.array_equal(mixed, slog)
-    window, _ = learn_offsets.record_game(data, teacher, tab, seed, mixed, (k, k + 30))
-    whole, _ = learn_offsets.record_game(data, teacher, tab, seed, mixed)
+    (window,), _ = learn_offsets.record_game(data, teacher, tab, seed, mixed, (k, k + 30))
+    (whole,), _ = learn_offsets.record_game(data, teacher, tab, seed, mixed)
     assert 0 < len(window) < len(whole)
     # the window's rows are a run of the whole game's rows, decisions numbered from 0
     first = next(i for i in range(len(whole)) if np.array_equal(whole[i, 1:], window[0, 1:]))
@@ -282,11 +282,13 @@ TN8R2 = {"shape": (51, 64), "nonzero": 1292, "sum": 6, "abs_sum": 5945830}
 
 
 def test_the_glory_file_holds_the_judged_corrections_of_the_second_round_of_imitating_the_nested_search():
-    rows = strong.table_rows(load_game("glory"))
+    rows = strong.table_rows(load_game("glory"))[:strong.LEARNED_BLOCK]  # the solo block
+    rows = rows[:np.flatnonzero(rows.any(axis=1))[-1] + 1]
     assert {"shape": rows.shape, "nonzero": int(np.count_nonzero(rows)), "sum": int(rows.sum()),
             "abs_sum": int(np.abs(rows).sum())} == TN8R2
-    assert strong.table_rows(load_game("progress")) is None
-    assert strong.table_rows(load_game("mecenat")) is None
+    for game in ("progress", "mecenat"):  # no solo corrections (those of 2-4 players may follow)
+        rows = strong.table_rows(load_game(game))
+        assert rows is None or not rows[:strong.LEARNED_BLOCK].any()
 
 
 def test_a_corrections_file_reads_back_what_was_written(tmp_path, monkeypatch):
@@ -329,10 +331,13 @@ def test_the_table_carries_strong_rows_only_where_strong_sits():
     assert np.array_equal(game_table(load_game("progress"), [resolve("strong")]), build_table(load_game("progress")))
 
 
-def test_two_strategies_that_bring_rows_cannot_share_a_game():
-    other = dataclasses.replace(resolve("greedy"), name="other", table_rows=strong.table_rows)
+def test_two_strategies_that_bring_different_rows_cannot_share_a_game():
+    other = dataclasses.replace(resolve("greedy"), name="other", table_rows=lambda data: None)
     with pytest.raises(NesimError, match="other and strong"):
         game_table(load_game("glory"), [resolve("strong"), other])
+    # expert brings strong's own rows: the two share one table
+    assert np.array_equal(game_table(load_game("glory"), [resolve("strong"), resolve("expert")]),
+                          game_table(load_game("glory"), [resolve("strong")]))
 
 
 def solo_games(spec, table, seeds):
@@ -384,3 +389,72 @@ def test_nesim_learn_export_writes_the_shipped_file_from_a_table(tmp_path, monke
     assert got.exit_code == 0, got.output
     monkeypatch.setattr(strong, "LEARNED_DIR", tmp_path / "export")
     assert np.array_equal(strong.table_rows(load_game("glory")), table)
+
+
+def two_player_placement_in_round_4(game="glory"):
+    """A game's table, a 2-player state in round 4 and seat 0's placement options."""
+    tab = build_table(load_game(game))
+    st = np.zeros(1, dtype=STATE)
+    core.setup(st[0], tab, 2, 3)
+    st[0]["round"] = 4
+    opts = np.zeros(MAXOPTS, dtype=np.int64)
+    n = core.placement_options(st[0], tab, 0, opts, np.zeros(MAXOPTS, dtype=np.int64))
+    return tab, st, opts[:n]
+
+
+def ask_as(spec, kind, opts, st, tab):
+    """The one-ply answer of a strategy spec (strong or expert, as inside a playout)."""
+    ctx = np.zeros(MAXOPTS, dtype=np.int64)
+    params = resolve(spec).param_row()
+    st[0]["playout"] = 1
+    o = np.zeros(MAXOPTS, dtype=np.int64)
+    o[:len(opts)] = opts
+    return resolve(spec).choose(kind, 0, o, len(opts), ctx, st, tab, params)
+
+
+def test_games_of_two_players_read_their_own_block_and_only_with_learned_multi():
+    tab, st, opts = two_player_placement_in_round_4()
+    n = len(opts)
+    assert n >= 2
+    plain = ask_as("strong", K_PLACE, opts, st, tab)
+    target = (plain + 1) % n
+    card = int(core.option_card(st[0], opts[target]))
+    phase = int(strong.learned_phase(st[0], tab))
+    solo_block = np.zeros((strong.LEARNED_BLOCK, tab.shape[1]), dtype=np.int64)
+    multi_block = solo_block.copy()
+    multi_block[phase, card] = 100_000  # place family, this phase: +100 points
+    with_multi = np.vstack([tab, solo_block, multi_block])
+    assert ask_as("expert", K_PLACE, opts, st, with_multi) == target
+    assert ask_as("strong", K_PLACE, opts, st, with_multi) == plain  # learned_multi is 0
+    assert ask_as("strong:learned_multi=1", K_PLACE, opts, st, with_multi) == target
+    # the same rows in the solo block, or in that of 3 players, reach no game of two players
+    assert ask_as("expert", K_PLACE, opts, st, np.vstack([tab, multi_block])) == plain
+    with_3p = np.vstack([tab, solo_block, solo_block, multi_block])
+    assert ask_as("expert", K_PLACE, opts, st, with_3p) == plain
+
+
+def test_the_four_player_file_fills_the_fourth_block(tmp_path, monkeypatch):
+    data = load_game("mecenat")
+    monkeypatch.setattr(strong, "LEARNED_DIR", tmp_path)
+    (tmp_path / "mecenat-4p.csv").write_text("family,index,card,millipoints\nplace,2,potato_field,1500\n")
+    rows = strong.table_rows(data)
+    assert rows.shape[0] == 3 * strong.LEARNED_BLOCK + 2 + 1  # three blocks empty, then to place 2
+    assert rows[3 * strong.LEARNED_BLOCK + 2, card_ids(data)["potato_field"]] == 1500
+    assert not rows[:3 * strong.LEARNED_BLOCK].any()
+
+
+def test_a_replayed_two_player_searched_game_records_both_seats_choices():
+    seeds = np.arange(60, 62, dtype=np.uint64)
+    spec = "strong:search=2,search_sub=1"
+    games, logs, lengths = learn_offsets.teach_slice("mecenat", spec, seeds, players=2)
+    assert len(games) == 4 and all(len(g) for g in games), "a seat's replay strayed"
+    assert not np.array_equal(games[0][:, 3], games[1][:, 3])  # each seat its own choices
+    for g in games:
+        dec, chosen = g[:, 0].astype(int), g[:, 6]
+        per_decision = np.bincount(dec, weights=chosen)
+        assert np.all(per_decision[np.unique(dec)] == 1)
+    # each seat's rows end with its own final score
+    res = batch.play(load_game("mecenat"), 2, seeds[:1], [resolve(spec).choose] * 2,
+                     param_matrix([resolve(spec)] * 2), table=learn_offsets.learned_table("mecenat", None))
+    assert games[0][0, -1] == res.players[0, 0, core.F_SCORE]
+    assert games[1][0, -1] == res.players[0, 1, core.F_SCORE]
