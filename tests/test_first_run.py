@@ -78,6 +78,7 @@ def test_a_command_that_plays_no_game_does_not_announce_the_kernel(monkeypatch):
 
 def test_code_is_named_as_the_user_knows_it():
     assert piece_of("strategies.strong", "choose") == "strategy strong"
+    assert piece_of("strategies.strong.values", "build_value") == "strategy strong"  # its package
     assert piece_of("strategies._common", "decide") == KERNEL  # a helper compiled on its own
     assert piece_of("nesim.kernel.core", "play_batch") == KERNEL
 
