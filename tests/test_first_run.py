@@ -96,7 +96,7 @@ def test_an_unknown_strategy_is_named_with_the_known_ones_without_importing_them
             "try: resolve('nosuch')\nexcept NesimError as e: print(e)\n"
             "print([m for m in sys.modules if m.startswith('strategies.')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["unknown strategy 'nosuch' (known: economy, greedy, random, sets, strong, "
+    assert out.splitlines() == ["unknown strategy 'nosuch' (known: economy, greedy, priority, random, sets, strong, "
                                 "vp_tokens, workers)", "[]"]
 
 
