@@ -211,7 +211,7 @@ def logged_params(strat, log: np.ndarray, width: int, window=None) -> np.ndarray
     """The (4, width) parameter array of a strategy that reads ``log``: ``strat``'s parameters,
     the log and its length, and the log's window if given."""
     params = np.zeros((4, width))
-    params[0, :NPARAM] = strat.param_row()
+    params[0, :NPARAM] = strat.param_row()[:NPARAM]  # the row is MAXPARAMS long; strong fills NPARAM
     params[0, NLOG] = len(log)
     params[0, LOG0:LOG0 + len(log)] = log
     if window is not None:

@@ -297,7 +297,7 @@ def test_a_corrections_file_reads_back_what_was_written(tmp_path, monkeypatch):
     ids = sorted(card_ids(data).values())
     for _ in range(200):
         rows[rng.integers(ROWS), rng.choice(ids)] = rng.integers(-20000, 20000)
-    monkeypatch.setattr(strong, "LEARNED_DIR", tmp_path)
+    monkeypatch.setattr(strong_learned, "LEARNED_DIR", tmp_path)
     lines = strong_learned.write_table_rows(data, rows, tmp_path / "glory.csv")
     assert lines == np.count_nonzero(rows)
     assert np.array_equal(strong.table_rows(data), rows)
@@ -383,5 +383,5 @@ def test_nesim_learn_export_writes_the_shipped_file_from_a_table(tmp_path, monke
     got = CliRunner().invoke(cli, ["learn", "export", str(tmp_path / "t.npy"), "--game", "glory",
                                    "--out", str(out)])
     assert got.exit_code == 0, got.output
-    monkeypatch.setattr(strong, "LEARNED_DIR", tmp_path / "export")
+    monkeypatch.setattr(strong_learned, "LEARNED_DIR", tmp_path / "export")
     assert np.array_equal(strong.table_rows(load_game("glory")), table)
