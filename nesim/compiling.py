@@ -38,7 +38,7 @@ _active: "CompileNotice | None" = None
 def piece_of(module: str, qualname: str) -> str:
     """What a user calls the code a compiled function belongs to: a strategy, or the kernel."""
     if module.startswith("strategies."):
-        name = module.split(".", 1)[1]
+        name = module.split(".")[1]  # a strategy package's modules are that strategy
         if not name.startswith("_"):
             return f"strategy {name}"
     if module.startswith("nesim.kernel") or module.startswith("strategies."):

@@ -32,7 +32,7 @@ placements (with ``--state all`` for every family) a coefficient per card on eac
 position, penalised by ``--lam`` x the
 squared offsets, fitted on four games in five; the agreement with the searched choices is printed
 for the games held out. The offsets divided by their family's slope are points, written in
-thousandths as the rows strong reads below an extended card table (strategies/strong.py,
+thousandths as the rows strong reads below an extended card table (strategies/strong/learned.py,
 ``LEARNED_ROW``).
 judge: strong (``--spec``) with and without the corrections (or with those of ``--against``) on
 the same solo seeds: each side's mean, clear rate, unpaid wages and workers, and the paired
@@ -40,7 +40,7 @@ differences B - A. The tables it builds carry only the rows of ``TABLE`` (for A 
 ``--against``), whatever strategies/strong_learned holds. ``--reuse`` takes side A from an earlier
 judgement's side B (saved by ``--save``) in place of playing it again.
 export: writes a table of corrections as the file strong plays with by default in that game
-(strategies/strong_learned/<game>.csv, cards named by key; strategies/strong.py, table_rows).
+(strategies/strong_learned/<game>.csv, cards named by key; strategies/strong/learned.py, table_rows).
 
 Several processes (``--jobs``) share the teacher's games; ``--jobs 1`` plays them in this process,
 and two such runs over different seeds use both cores. Results: experiments/results/
@@ -65,10 +65,11 @@ from nesim.kernel.core import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLAC
 from nesim.kernel.tables import LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table, card_ids
 from nesim.registry import param_matrix, resolve
 from nesim.stats import paired_mean_diff, wilson_interval
-from strategies.strong import (LEARNED_BLOCK, LEARNED_FAMILIES, LEARNED_PHASES, LEARNED_ROW,
-                               LEARNED_STATE, PARAMS,
-                               SCRATCH_FIXED, WORTH_SIZE, decide, fill_weights, keep_values,
-                               learned_state, option_value, write_table_rows)
+from strategies.strong import PARAMS, SCRATCH_FIXED, decide
+from strategies.strong.learned import (LEARNED_BLOCK, LEARNED_FAMILIES, LEARNED_PHASES, LEARNED_ROW,
+                                       LEARNED_STATE, learned_state, write_table_rows)
+from strategies.strong.values import WORTH_SIZE, keep_values, option_value
+from strategies.strong.weights import fill_weights
 
 NSTRONG = len(PARAMS)  # strong's parameters, at the head of the recorder's row
 # The recorder's parameter row: strong's parameters, its counts (NLOG..NDEC), the game's log from
@@ -209,7 +210,7 @@ def logged_params(strat, log: np.ndarray, width: int, window=None, players: int 
     """The (4, width) parameter array of a strategy that reads ``log`` in each of ``players``
     seats: ``strat``'s parameters, the log and its length, and the log's window if given."""
     params = np.zeros((4, width))
-    for seat in range(players):
+    for seat in range(players):  # the row is MAXPARAMS long; strong fills NSTRONG
         params[seat, :NSTRONG] = strat.param_row()[:NSTRONG]
         params[seat, NLOG] = len(log)
         params[seat, LOG0:LOG0 + len(log)] = log

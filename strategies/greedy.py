@@ -6,11 +6,10 @@ wage reserve, hiring early while money covers one more worker, card draws otherw
 evaluation lives in strategies/_common.py; greedy is its plainest set of weights.
 """
 
-import numpy as np
 from numba import njit
 
 from nesim.kernel.api import STRATEGY_SIG
-from strategies._common import NW, decide
+from strategies._common import decide, weights
 
 NAME = "greedy"
 DESCRIPTION = "Builds its most valuable affordable building, keeps a wage reserve, hires early while it pays."
@@ -19,7 +18,6 @@ PARAMS = {"reserve": 1.0, "hire_until": 5.0, "build_bias": 10.0}
 
 @njit(STRATEGY_SIG, cache=True)
 def choose(kind, seat, opts, n, ctx, st, tab, params):
-    w = np.empty(NW)
-    w[0] = params[0]; w[1] = params[1]; w[2] = params[2]; w[3] = 1.0; w[4] = 9.0  # noqa: E702
-    w[5] = 1.0; w[6] = 0.0; w[7] = 0.0; w[8] = 0.0; w[9] = 1.0  # noqa: E702
+    w = weights(reserve=params[0], hire_until=params[1], build=params[2], money=1.0, hire=9.0,
+                draw=1.0, vp=0.0, set_bonus=0.0, income_card=0.0, late_build=1.0)
     return decide(kind, seat, opts, n, ctx, st, tab, w)

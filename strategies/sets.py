@@ -3,11 +3,10 @@
 Its weights go to strategies/_common.decide, which reads cards by their table fields.
 """
 
-import numpy as np
 from numba import njit
 
 from nesim.kernel.api import STRATEGY_SIG
-from strategies._common import NW, decide
+from strategies._common import decide, weights
 
 NAME = "sets"
 DESCRIPTION = "Aims at end-game bonus and icon-count buildings, weighing each bonus by its size."
@@ -16,7 +15,6 @@ PARAMS = {"reserve": 1.0, "set_weight": 1.5}
 
 @njit(STRATEGY_SIG, cache=True)
 def choose(kind, seat, opts, n, ctx, st, tab, params):
-    w = np.empty(NW)
-    w[0] = params[0]; w[1] = 5.0; w[2] = 11.0; w[3] = 1.0; w[4] = 9.0
-    w[5] = 1.0; w[6] = 0.5; w[7] = params[1]; w[8] = 0.5; w[9] = 1.0
+    w = weights(reserve=params[0], hire_until=5.0, build=11.0, money=1.0, hire=9.0, draw=1.0,
+                vp=0.5, set_bonus=params[1], income_card=0.5, late_build=1.0)
     return decide(kind, seat, opts, n, ctx, st, tab, w)

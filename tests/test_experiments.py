@@ -184,5 +184,5 @@ def same_moves(*args):
 
 def test_same_moves_hashes_every_batch_the_same_way_twice_and_sees_other_games():
     once, again, other = same_moves(), same_moves(), same_moves("--first", "7001")
-    assert len(once) == 6 and once == again  # one line per batch, reproducible
+    assert len(once) == 8 and once == again  # one line per batch (same_moves.BATCHES), reproducible
     assert all(a != b for a, b in zip(once, other))  # other seeds: other games, other hashes

@@ -78,6 +78,7 @@ def test_a_command_that_plays_no_game_does_not_announce_the_kernel(monkeypatch):
 
 def test_code_is_named_as_the_user_knows_it():
     assert piece_of("strategies.strong", "choose") == "strategy strong"
+    assert piece_of("strategies.strong.values", "build_value") == "strategy strong"  # its package
     assert piece_of("strategies._common", "decide") == KERNEL  # a helper compiled on its own
     assert piece_of("nesim.kernel.core", "play_batch") == KERNEL
 
@@ -95,7 +96,7 @@ def test_an_unknown_strategy_is_named_with_the_known_ones_without_importing_them
             "try: resolve('nosuch')\nexcept NesimError as e: print(e)\n"
             "print([m for m in sys.modules if m.startswith('strategies.')])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["unknown strategy 'nosuch' (known: economy, greedy, random, sets, strong, "
+    assert out.splitlines() == ["unknown strategy 'nosuch' (known: economy, expert, greedy, priority, random, sets, strong, "
                                 "vp_tokens, workers)", "[]"]
 
 

@@ -1,4 +1,4 @@
-"""strong's learned corrections (rows of an extended card table, strategies/strong.py LEARNED_ROW)
+"""strong's learned corrections (rows of an extended card table, strategies/strong/learned.py, LEARNED_ROW)
 and the experiment that learns them (nesim/learn.py, `nesim learn`): the rows reach the right
 decisions with the right sign, a replayed searched game records exactly the choices it made, the
 fit recovers a preference planted in its data, and the runner seats strong in Glory solo with the
@@ -23,9 +23,10 @@ from nesim.registry import game_table, param_matrix, resolve
 from nesim.rng import game_seeds
 from nesim import learn as learn_offsets
 from strategies import strong
+from strategies.strong import learned as strong_learned
 
 
-ROWS = strong.LEARNED_PLACE_STATE - strong.LEARNED_ROW + strong.LEARNED_STATE
+ROWS = strong_learned.LEARNED_PLACE_STATE - strong_learned.LEARNED_ROW + strong_learned.LEARNED_STATE
 
 
 def solo_state(tab, seed=3, rnd=4):
@@ -74,18 +75,18 @@ def placement_in_round_4():
 
 def test_a_correction_for_a_discarded_card_keeps_it_and_one_for_a_build_builds_it():
     tab, st, hand = two_card_hand()
-    phase = int(strong.learned_phase(st[0], tab))
+    phase = int(strong_learned.learned_phase(st[0], tab))
     plain = ask(K_DISCARD, hand, st, tab)
     kept = hand[plain]  # strong discards hand[plain]; a large keep correction on it must save it
-    hand_row = 2 * strong.LEARNED_PHASES + phase
+    hand_row = 2 * strong_learned.LEARNED_PHASES + phase
     assert ask(K_DISCARD, hand, st, extended(tab, hand_row, kept, 50.0)) != plain
     assert ask(K_DISCARD, hand, st, extended(tab, hand_row, hand[1 - plain], 50.0)) == plain
     # a correction in another round's row changes nothing
-    other = 2 * strong.LEARNED_PHASES + (phase + 1) % strong.LEARNED_PHASES
+    other = 2 * strong_learned.LEARNED_PHASES + (phase + 1) % strong_learned.LEARNED_PHASES
     assert ask(K_DISCARD, hand, st, extended(tab, other, kept, 50.0)) == plain
     # builds read their own rows: a correction there turns the Carpenter's choice
     built = ask(K_BUILD, hand, st, tab, workplace=CARPENTER)
-    build_row = strong.LEARNED_PHASES + phase
+    build_row = strong_learned.LEARNED_PHASES + phase
     passed_over = hand[1 - built]
     assert ask(K_BUILD, hand, st, extended(tab, build_row, passed_over, 50.0), CARPENTER) == 1 - built
     assert ask(K_BUILD, hand, st, extended(tab, hand_row, passed_over, 50.0), CARPENTER) == built
@@ -98,7 +99,7 @@ def test_a_placement_correction_can_depend_on_the_position():
     plain = ask(K_PLACE, opts, st, tab)
     target = (plain + 1) % n
     card = int(core.option_card(st[0], opts[target]))
-    money_row = strong.LEARNED_PLACE_STATE - strong.LEARNED_ROW + 4  # learned_state 4: money / 10
+    money_row = strong_learned.LEARNED_PLACE_STATE - strong_learned.LEARNED_ROW + 4  # learned_state 4: money / 10
     table = extended(tab, money_row, card, 100.0)
     st[0]["money"][0] = 10
     assert ask(K_PLACE, opts, st, table) == target
@@ -126,7 +127,7 @@ def test_the_search_gets_a_share_of_the_corrected_values_as_priors_only_with_cor
     n = len(opts)
     target = 1
     card = int(core.option_card(st[0], opts[target]))
-    row = int(strong.learned_phase(st[0], tab))  # the placements' row of this round
+    row = int(strong_learned.learned_phase(st[0], tab))  # the placements' row of this round
     high = searched_priors(opts, st, extended(tab, row, card, 100.0))
     low = searched_priors(opts, st, extended(tab, row, card, 50.0))
     assert high is not None and high[target] == 0 == high.max()
@@ -146,13 +147,13 @@ def test_the_search_gets_a_share_of_the_corrected_values_as_priors_only_with_cor
 
 def test_build_and_hand_coefficients_follow_the_position_in_their_own_rows():
     tab, st, hand = two_card_hand()
-    money = strong.LEARNED_STATE_NAMES.index("money")
-    build_money = strong.learned_row("build_state", "money") - strong.LEARNED_ROW
-    hand_money = strong.learned_row("hand_state", "money") - strong.LEARNED_ROW
-    assert hand_money - build_money == strong.LEARNED_STATE and money == 4
+    money = strong_learned.LEARNED_STATE_NAMES.index("money")
+    build_money = strong_learned.learned_row("build_state", "money") - strong_learned.LEARNED_ROW
+    hand_money = strong_learned.learned_row("hand_state", "money") - strong_learned.LEARNED_ROW
+    assert hand_money - build_money == strong_learned.LEARNED_STATE and money == 4
 
     def wider(row, card, points):  # a table long enough to hold the hand coefficients
-        extra = np.zeros((strong.LEARNED_END - strong.LEARNED_ROW, tab.shape[1]), dtype=np.int64)
+        extra = np.zeros((strong_learned.LEARNED_END - strong_learned.LEARNED_ROW, tab.shape[1]), dtype=np.int64)
         extra[row, card] = int(points * 1000)
         return np.vstack([tab, extra])
 
@@ -229,11 +230,11 @@ def test_the_fit_recovers_a_planted_preference():
         best = int(np.argmax(utility))
         for i in range(4):
             rows.append([0, d, K_BUILD, 5, cards[i], -1, values[i], float(i == best)]
-                        + [0.0] * strong.LEARNED_STATE + [0.0])
+                        + [0.0] * strong_learned.LEARNED_STATE + [0.0])
     d = learn_offsets.design(np.array(rows), 9)
     theta = learn_offsets.fitted(d, lam=1.0)
     a = theta[1]
-    base = (1 * strong.LEARNED_PHASES + int((5 - 1) * strong.LEARNED_PHASES // 9)) * NCOLS
+    base = (1 * strong_learned.LEARNED_PHASES + int((5 - 1) * strong_learned.LEARNED_PHASES // 9)) * NCOLS
     offsets = theta[learn_offsets.SLOTS:][base:base + 20] / a
     assert 2.5 < offsets[favoured] < 5.5  # planted 4 points, against a slope of about 1
     assert np.all(np.abs(np.delete(offsets, favoured)) < 1.5)
@@ -242,18 +243,18 @@ def test_the_fit_recovers_a_planted_preference():
 def test_the_fit_recovers_a_build_preference_that_depends_on_the_position():
     rng = np.random.default_rng(2)
     rows = []
-    favoured, money = 7, strong.LEARNED_STATE_NAMES.index("money")
+    favoured, money = 7, strong_learned.LEARNED_STATE_NAMES.index("money")
     for d in range(3000):
         cards = rng.choice(20, size=4, replace=False)
         values = rng.normal(0, 3, size=4)
-        state = np.zeros(strong.LEARNED_STATE)
+        state = np.zeros(strong_learned.LEARNED_STATE)
         state[money] = rng.uniform(0, 2)
         utility = values + np.where(cards == favoured, 3.0 * state[money], 0.0) + rng.gumbel(size=4)
         best = int(np.argmax(utility))
         for i in range(4):
             rows.append([0, d, K_BUILD, 5, cards[i], -1, values[i], float(i == best)] + list(state) + [0.0])
     rows = np.array(rows)
-    coef_at = learn_offsets.NPHASE_OFF + (1 * strong.LEARNED_STATE + money) * NCOLS + favoured
+    coef_at = learn_offsets.NPHASE_OFF + (1 * strong_learned.LEARNED_STATE + money) * NCOLS + favoured
     theta = learn_offsets.fitted(learn_offsets.design(rows, 9, state_families=3), lam=1.0)
     assert 2.0 < theta[learn_offsets.SLOTS + coef_at] / theta[1] < 4.5  # planted 3 points per unit
     # fitted with the position seen by placements only, builds get no coefficient
@@ -282,13 +283,13 @@ TN8R2 = {"shape": (51, 64), "nonzero": 1292, "sum": 6, "abs_sum": 5945830}
 
 
 def test_the_glory_file_holds_the_judged_corrections_of_the_second_round_of_imitating_the_nested_search():
-    rows = strong.table_rows(load_game("glory"))[:strong.LEARNED_BLOCK]  # the solo block
+    rows = strong.table_rows(load_game("glory"))[:strong_learned.LEARNED_BLOCK]  # the solo block
     rows = rows[:np.flatnonzero(rows.any(axis=1))[-1] + 1]
     assert {"shape": rows.shape, "nonzero": int(np.count_nonzero(rows)), "sum": int(rows.sum()),
             "abs_sum": int(np.abs(rows).sum())} == TN8R2
     for game in ("progress", "mecenat"):  # no solo corrections (those of 2-4 players may follow)
         rows = strong.table_rows(load_game(game))
-        assert rows is None or not rows[:strong.LEARNED_BLOCK].any()
+        assert rows is None or not rows[:strong_learned.LEARNED_BLOCK].any()
 
 
 def test_a_corrections_file_reads_back_what_was_written(tmp_path, monkeypatch):
@@ -298,8 +299,8 @@ def test_a_corrections_file_reads_back_what_was_written(tmp_path, monkeypatch):
     ids = sorted(card_ids(data).values())
     for _ in range(200):
         rows[rng.integers(ROWS), rng.choice(ids)] = rng.integers(-20000, 20000)
-    monkeypatch.setattr(strong, "LEARNED_DIR", tmp_path)
-    lines = strong.write_table_rows(data, rows, tmp_path / "glory.csv")
+    monkeypatch.setattr(strong_learned, "LEARNED_DIR", tmp_path)
+    lines = strong_learned.write_table_rows(data, rows, tmp_path / "glory.csv")
     assert lines == np.count_nonzero(rows)
     assert np.array_equal(strong.table_rows(data), rows)
     # a card the game lacks is skipped, and the other lines still land
@@ -310,7 +311,7 @@ def test_a_corrections_file_reads_back_what_was_written(tmp_path, monkeypatch):
     with (tmp_path / "glory.csv").open("a") as f:
         f.write("hand_state,items,school,-700\n")
     longer = strong.table_rows(data)
-    items_row = strong.learned_row("hand_state", "items") - strong.LEARNED_ROW
+    items_row = strong_learned.learned_row("hand_state", "items") - strong_learned.LEARNED_ROW
     assert longer.shape[0] == items_row + 1 and longer[items_row, card_ids(data)["school"]] == -700
     assert np.array_equal(longer[:ROWS], rows)
     # a line that names no family is a one-line error naming the file and the line
@@ -387,7 +388,7 @@ def test_nesim_learn_export_writes_the_shipped_file_from_a_table(tmp_path, monke
     got = CliRunner().invoke(cli, ["learn", "export", str(tmp_path / "t.npy"), "--game", "glory",
                                    "--out", str(out)])
     assert got.exit_code == 0, got.output
-    monkeypatch.setattr(strong, "LEARNED_DIR", tmp_path / "export")
+    monkeypatch.setattr(strong_learned, "LEARNED_DIR", tmp_path / "export")
     assert np.array_equal(strong.table_rows(load_game("glory")), table)
 
 
@@ -419,8 +420,8 @@ def test_games_of_two_players_read_their_own_block_and_only_with_learned_multi()
     plain = ask_as("strong", K_PLACE, opts, st, tab)
     target = (plain + 1) % n
     card = int(core.option_card(st[0], opts[target]))
-    phase = int(strong.learned_phase(st[0], tab))
-    solo_block = np.zeros((strong.LEARNED_BLOCK, tab.shape[1]), dtype=np.int64)
+    phase = int(strong_learned.learned_phase(st[0], tab))
+    solo_block = np.zeros((strong_learned.LEARNED_BLOCK, tab.shape[1]), dtype=np.int64)
     multi_block = solo_block.copy()
     multi_block[phase, card] = 100_000  # place family, this phase: +100 points
     with_multi = np.vstack([tab, solo_block, multi_block])
@@ -435,12 +436,12 @@ def test_games_of_two_players_read_their_own_block_and_only_with_learned_multi()
 
 def test_the_four_player_file_fills_the_fourth_block(tmp_path, monkeypatch):
     data = load_game("mecenat")
-    monkeypatch.setattr(strong, "LEARNED_DIR", tmp_path)
+    monkeypatch.setattr(strong_learned, "LEARNED_DIR", tmp_path)
     (tmp_path / "mecenat-4p.csv").write_text("family,index,card,millipoints\nplace,2,potato_field,1500\n")
     rows = strong.table_rows(data)
-    assert rows.shape[0] == 3 * strong.LEARNED_BLOCK + 2 + 1  # three blocks empty, then to place 2
-    assert rows[3 * strong.LEARNED_BLOCK + 2, card_ids(data)["potato_field"]] == 1500
-    assert not rows[:3 * strong.LEARNED_BLOCK].any()
+    assert rows.shape[0] == 3 * strong_learned.LEARNED_BLOCK + 2 + 1  # three blocks empty, then to place 2
+    assert rows[3 * strong_learned.LEARNED_BLOCK + 2, card_ids(data)["potato_field"]] == 1500
+    assert not rows[:3 * strong_learned.LEARNED_BLOCK].any()
 
 
 def test_a_replayed_two_player_searched_game_records_both_seats_choices():

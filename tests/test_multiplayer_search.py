@@ -16,7 +16,7 @@ from nesim.reference import replay
 from nesim.registry import game_table, param_matrix, resolve
 from test_hidden_information import deal_again
 from test_kernel import assert_same_game
-from strategies.strong import LEARNED_DIR as LEARNED
+from strategies.strong.learned import LEARNED_DIR as LEARNED
 
 GAMES = ["progress", "mecenat", "glory"]
 SEARCHED = "strong:search=2,search_sub=1"

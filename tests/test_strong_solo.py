@@ -10,6 +10,9 @@ from nesim.kernel import batch, core
 from nesim.kernel.tables import STATE, build_table
 from nesim.registry import param_matrix, resolve
 from strategies import strong
+from strategies.strong import solo as strong_solo
+from strategies.strong import values as strong_values
+from strategies.strong import weights as strong_weights
 
 
 def solo_round_two(game="progress"):
@@ -28,13 +31,13 @@ def test_the_plan_knows_the_newest_free_card_gets_blocked():
     opts = np.arange(5, dtype=np.int64)
     # A and Stall are the two newest cards: whichever is taken first, the other is blocked
     gains = np.array([0.0, 0.0, 0.0, 5.0, 6.0])
-    assert strong.plan_value(s, tab, 0, opts, 5, gains, 2, 3) == 6.0
+    assert strong_solo.plan_value(s, tab, 0, opts, 5, gains, 2, 3) == 6.0
     # the Mine is never blocked once occupied and takes any number of units
     gains = np.array([3.0, 0.0, 0.0, 0.0, 0.0])
-    assert strong.plan_value(s, tab, 0, opts, 5, gains, 2, 3) == 6.0
+    assert strong_solo.plan_value(s, tab, 0, opts, 5, gains, 2, 3) == 6.0
     # an older card is still there after the newest one was taken
     gains = np.array([0.0, 0.0, 4.0, 0.0, 6.0])
-    assert strong.plan_value(s, tab, 0, opts, 5, gains, 2, 3) == 10.0
+    assert strong_solo.plan_value(s, tab, 0, opts, 5, gains, 2, 3) == 10.0
     assert s["pub_side"][:5].sum() == 0 and s["pub_plc"][:5].sum() == 0  # the state is restored
 
 
@@ -66,20 +69,20 @@ def test_strong_solo_score(spec, games, game):
 def test_jitter_scales_each_continuous_weight_within_its_share():
     params = np.array(list(strong.PARAMS.values()))
     w0 = np.empty_like(params)
-    strong.fill_weights(w0, params, True)
-    assert (w0[:strong.SOLO_SCALE.shape[0]] == params[:strong.SOLO_SCALE.shape[0]] * strong.SOLO_SCALE).all()
+    strong_weights.fill_weights(w0, params, True)
+    assert (w0[:strong_weights.SOLO_SCALE.shape[0]] == params[:strong_weights.SOLO_SCALE.shape[0]] * strong_weights.SOLO_SCALE).all()
     share = 0.3
     ratios = []
     for luck in (1, 2, 12345, 2**63 + 7):
         w = w0.copy()
-        strong.jitter(w, np.uint64(luck), share)
-        ratio = w[:strong.SOLO_SCALE.shape[0]] / w0[:strong.SOLO_SCALE.shape[0]]
-        thresholds = [strong.P_HIRE_UNTIL, strong.P_MAX_WORKERS]
+        strong_weights.jitter(w, np.uint64(luck), share)
+        ratio = w[:strong_weights.SOLO_SCALE.shape[0]] / w0[:strong_weights.SOLO_SCALE.shape[0]]
+        thresholds = [strong_weights.P_HIRE_UNTIL, strong_weights.P_MAX_WORKERS]
         assert (ratio[thresholds] == 1.0).all()  # round and worker limits stay as they are
         assert ((ratio >= 1 - share) & (ratio <= 1 + share)).all()
-        assert (w[strong.SOLO_SCALE.shape[0]:] == w0[strong.SOLO_SCALE.shape[0]:]).all()
+        assert (w[strong_weights.SOLO_SCALE.shape[0]:] == w0[strong_weights.SOLO_SCALE.shape[0]:]).all()
         again = w0.copy()
-        strong.jitter(again, np.uint64(luck), share)
+        strong_weights.jitter(again, np.uint64(luck), share)
         assert (again == w).all()  # a playout's weights follow from its seed alone
         ratios.append(np.delete(ratio, thresholds))
     ratios = np.array(ratios)
@@ -119,11 +122,11 @@ def test_a_mechanical_doll_is_worth_the_wage_free_actions_it_has_left():
     core.setup(st[0], tab, 2, 7)
     w = np.array(list(strong.PARAMS.values()))
     without = w.copy()
-    without[strong.P_DOLL] = 0.0
+    without[strong_weights.P_DOLL] = 0.0
 
     def value(card, weights):
-        memo = np.full(strong.WORTH_SIZE, np.nan)
-        return strong.build_value(st[0], tab, 0, card, 3, weights, memo)
+        memo = np.full(strong_values.WORTH_SIZE, np.nan)
+        return strong_values.build_value(st[0], tab, 0, card, 3, weights, memo)
 
     extra = []
     for rnd in (1, 5, 9):
@@ -131,4 +134,4 @@ def test_a_mechanical_doll_is_worth_the_wage_free_actions_it_has_left():
         extra.append(value(doll, w) - value(doll, without))
         assert value(plain, w) == value(plain, without)  # other buildings are valued as before
     assert extra[0] > extra[1] > extra[2] > 0  # fewer rounds left, fewer free actions
-    assert extra[0] >= 8 * w[strong.P_ACTION]  # eight later rounds of one more action
+    assert extra[0] >= 8 * w[strong_weights.P_ACTION]  # eight later rounds of one more action

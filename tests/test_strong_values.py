@@ -13,6 +13,10 @@ from nesim.kernel.tables import (AGRI, ASSET, C_DOUBLE_CITY, C_WORLDWIDE, CONS, 
                                  EFFECT, END_A, END_B, END_KIND, IND, LOCK, ONBUILD, ONBUILD_DOLL,
                                  R, R_NTYPES, R_ROUNDS, SELLABLE, STATE, WORKABLE, build_table)
 from strategies import strong
+from strategies.strong import bonuses as strong_bonuses
+from strategies.strong import queries as strong_queries
+from strategies.strong import values as strong_values
+from strategies.strong import weights as strong_weights
 
 GAMES = ("progress", "mecenat", "glory")
 TABLES = {game: build_table(load_game(game)) for game in GAMES}
@@ -47,13 +51,13 @@ def holdings(draw):
 
 def weights(n):
     w = np.array(list(strong.PARAMS.values()))
-    strong.fill_weights(w, w.copy(), n == 1)
+    strong_weights.fill_weights(w, w.copy(), n == 1)
     return w
 
 
 def memo():
     """A fresh build_value memo, as decide starts each decision with."""
-    return np.full(strong.WORTH_SIZE, np.nan)
+    return np.full(strong_values.WORTH_SIZE, np.nan)
 
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -69,12 +73,12 @@ def test_counts_over_held_kinds_match_every_kind(h):
         for in_hand in (False, True):
             expected = sum(int(bld[b]) + (int(hand[b]) if in_hand else 0)
                            for b in every if tab[END_KIND, b] == kind)
-            assert strong.count_end_kind(s, tab, 0, kind, in_hand) == expected
+            assert strong_bonuses.count_end_kind(s, tab, 0, kind, in_hand) == expected
     for effect in np.unique(tab[EFFECT]):
-        assert strong.owns_effect(s, tab, 0, effect) == any(bld[b] and tab[EFFECT, b] == effect
+        assert strong_queries.owns_effect(s, tab, 0, effect) == any(bld[b] and tab[EFFECT, b] == effect
                                                             for b in every)
-    assert strong.owns_bonus_building(s, tab, 0) == any(bld[b] and tab[END_KIND, b] for b in every)
-    assert strong.sellable_value(s, tab, 0) == sum(int(bld[b]) * core.sale_price(s, tab, b)
+    assert strong_bonuses.owns_bonus_building(s, tab, 0) == any(bld[b] and tab[END_KIND, b] for b in every)
+    assert strong_queries.sellable_value(s, tab, 0) == sum(int(bld[b]) * core.sale_price(s, tab, b)
                                                    for b in every if tab[SELLABLE, b])
 
 
@@ -119,7 +123,7 @@ def test_icon_counts_over_held_kinds_match_every_kind(h, extra):
 def test_bonus_total_over_held_kinds_matches_every_kind(h, extra):
     _, s, tab = h
     extra = extra if extra < tab[R, R_NTYPES] else -1
-    assert strong.bonus_total(s, tab, 0, extra, -1) == bonus_over_every_kind(s, tab, extra)
+    assert strong_bonuses.bonus_total(s, tab, 0, extra, -1) == bonus_over_every_kind(s, tab, extra)
 
 
 @SETTINGS
@@ -128,15 +132,15 @@ def test_keep_values_and_discard_cost_follow_the_hand(h, k):
     _, s, tab = h
     ntypes = int(tab[R, R_NTYPES])
     w = weights(s["n"])
-    keep = strong.keep_values(s, tab, 0, w, memo(), np.full(ntypes + 1, -7.0))
+    keep = strong_values.keep_values(s, tab, 0, w, memo(), np.full(ntypes + 1, -7.0))
     for c in range(ntypes + 1):
         cid = CONS if c == ntypes else c
-        expected = strong.hand_value(s, tab, 0, cid, w, memo()) if s["hand"][0, cid] else 0.0
+        expected = strong_values.hand_value(s, tab, 0, cid, w, memo()) if s["hand"][0, cid] else 0.0
         assert keep[c] == expected
     # discarding k cards costs the k lowest keep values among the cards held, copies counted
     held = sorted(keep[c] for c in range(ntypes + 1)
                   for _ in range(s["hand"][0, CONS if c == ntypes else c]))
-    assert np.isclose(strong.discard_cost(s, tab, 0, k, keep), sum(held[:k]))
+    assert np.isclose(strong_values.discard_cost(s, tab, 0, k, keep), sum(held[:k]))
 
 
 @SETTINGS
@@ -158,11 +162,11 @@ def test_the_best_construction_is_the_best_over_every_kind_and_pair(h):
                     continue
                 if core.construct_payable(s, tab, 0, wp, a, b):
                     cost = core.construct_cost(s, tab, 0, wp, a, b)
-                    v = strong.build_value(s, tab, 0, a, cost, w, memo())
+                    v = strong_values.build_value(s, tab, 0, a, cost, w, memo())
                     if b >= 0:
-                        v += strong.build_value(s, tab, 0, b, 0, w, memo())
+                        v += strong_values.build_value(s, tab, 0, b, 0, w, memo())
                     best = max(best, v)
-        assert strong.best_construction(s, tab, 0, wp, w, memo()) == best
+        assert strong_values.best_construction(s, tab, 0, wp, w, memo()) == best
 
 
 @SETTINGS
@@ -174,13 +178,13 @@ def test_a_building_is_worth_what_it_adds_to_the_bonuses_owned(h):
     _, s, tab = h
     w = weights(s["n"])
     shared = memo()
-    base = strong.bonus_total(s, tab, 0, -1, -1)
-    rl = strong.rounds_left(s, tab)
+    base = strong_bonuses.bonus_total(s, tab, 0, -1, -1)
+    rl = strong_queries.rounds_left(s, tab)
     for b in range(int(tab[R, R_NTYPES])):
         if tab[END_KIND, b] or tab[ONBUILD, b] == ONBUILD_DOLL:
             continue
-        use = w[strong.P_UTIL] * min(rl, 4) * strong.building_use(s, tab, 0, b, w) \
+        use = w[strong_weights.P_UTIL] * min(rl, 4) * strong_values.building_use(s, tab, 0, b, w) \
             if tab[WORKABLE, b] and rl > 0 else 0.0
-        added = strong.bonus_total(s, tab, 0, b, -1) - base
-        assert np.isclose(strong.build_value(s, tab, 0, b, 0, w, shared),
-                          tab[ASSET, b] + w[strong.P_BONUS] * added + use, rtol=0, atol=1e-9)
+        added = strong_bonuses.bonus_total(s, tab, 0, b, -1) - base
+        assert np.isclose(strong_values.build_value(s, tab, 0, b, 0, w, shared),
+                          tab[ASSET, b] + w[strong_weights.P_BONUS] * added + use, rtol=0, atol=1e-9)
