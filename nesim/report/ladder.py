@@ -18,7 +18,8 @@ import pandas as pd
 
 from nesim import stats as S
 from nesim.errors import NesimError
-from nesim.report.build import ReportData, Section, _group_label, _order_variants, _slug, make_table
+from nesim.report.build import (ReportData, Section, _group_label, _order_variants, _slug, incomplete_datasets,
+                                make_table)
 
 
 @dataclass
@@ -33,12 +34,14 @@ class RungNumbers:
     seats: pd.DataFrame  # seat_win_rates
     verdicts: pd.DataFrame  # verdict_rows of its sweep_comparison
     baseline: str
+    incomplete: list[str]  # what incomplete_datasets says of its dataset
 
 
 def rung_numbers(number: int, strategy: str, games: int, folder: str) -> RungNumbers:
     """Reads one rung's dataset and computes its card values, seat win rates and verdicts as the
     Cards, Seats and Sweeps sections do. Raises NesimError when the dataset is missing or empty."""
-    rd = ReportData([folder], [S.read_manifest(folder)])
+    manifest = S.read_manifest(folder)
+    rd = ReportData([folder], [manifest])
     multi = lambda df: df[df["n_players"].astype(int) > 1]
     # every seat plays the rung's strategy; a variant's parameter changes relabel it, which would
     # keep its mean score from meeting the baseline's, so the rung's name stands for them all
@@ -47,7 +50,7 @@ def rung_numbers(number: int, strategy: str, games: int, folder: str) -> RungNum
         "strategy_win_rates": S.strategy_win_rates(players), "seat_win_rates": rd.seats,
         "score_summary": S.score_summary(players), "card_stats": rd.cards})
     return RungNumbers(number, strategy, games, int(len(rd.games)), multi(rd.cards), multi(rd.seats),
-                       multi(S.verdict_rows(comparison)), rd.baseline)
+                       multi(S.verdict_rows(comparison)), rd.baseline, incomplete_datasets([folder], [manifest]))
 
 
 def ladder_numbers(rungs: list[RungNumbers]) -> dict[str, pd.DataFrame]:
@@ -101,8 +104,11 @@ def _dataset_ladder(sec: Section, folder: str, ladder: dict, name_dataset: bool)
             rungs.append(rung_numbers(int(r["rung"]), str(r["strategy"]), int(r["games"]), path))
         except NesimError as exc:
             missing.append(f"rung {r['rung']} ({r['strategy']}): {exc}")
+    for r in rungs:
+        missing += r.incomplete
     if missing:
-        sec.p("Not shown (finish the sweep with nesim sweep --resume --out " + folder + "): " + "; ".join(missing))
+        sec.p("Rungs missing or incomplete (nesim sweep --resume --out " + folder + " finishes them): " +
+              "; ".join(missing))
     sec.table(make_table(f"tab-ladder-rungs-{_slug(folder)}", "The rungs, weakest first", pd.DataFrame([
         {"rung": r.number, "strategy": r.strategy, "games": r.games, "played": r.played} for r in rungs]), [
         ("rung", "rung", "int"), ("strategy in every seat", "strategy", "str"),
