@@ -662,6 +662,11 @@ def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume,
                   command=sys.argv[1:], baseline=baseline, decide=decide, extra=extra or None)
     if decide and not quiet:
         click.echo("\n".join(decision_lines(read_run(out))))
+    if not quiet:
+        rate = summary.games / summary.seconds if summary.seconds > 0 else float("inf")
+        count = lambda key: len({getattr(u, key) for u in units})
+        click.echo(f"{count('variant')} variants x {count('game')} game(s) x {count('n_players')} player "
+                   f"count(s): {summary.games:,} games written to {out} in {summary.seconds:.1f} s ({rate:,.0f} games/s)")
     ladder = extra.get("ladder") if sw is not None else (stored or {}).get("ladder")
     if ladder:  # the rungs of its [ladder], each a dataset of its own inside --out, after the sweep
         say = (lambda line: None) if quiet else (lambda line: click.echo(f"nesim: {line}", err=True))
@@ -671,11 +676,6 @@ def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume,
         if not quiet:
             click.echo(f"skill ladder: {len(rungs)} rungs, {sum(r.games for r in rungs):,} games written to "
                        f"{out}/ladder in {sum(r.seconds for r in rungs):.1f} s")
-    if not quiet:
-        rate = summary.games / summary.seconds if summary.seconds > 0 else float("inf")
-        count = lambda key: len({getattr(u, key) for u in units})
-        click.echo(f"{count('variant')} variants x {count('game')} game(s) x {count('n_players')} player "
-                   f"count(s): {summary.games:,} games written to {out} in {summary.seconds:.1f} s ({rate:,.0f} games/s)")
 
 
 @cli.command()
