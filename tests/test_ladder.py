@@ -290,3 +290,16 @@ def test_resume_finishes_a_rung_that_was_lost(swept):
     other.write_text(p.read_text().replace("games = [40, 40, 30]", "games = [40, 40, 31]"))
     r = CliRunner().invoke(cli, ["sweep", str(other), "--out", str(out), "--resume"])
     assert r.exit_code == 2 and r.output.startswith("nesim: error: ") and "[ladder]" in r.output
+
+
+@pytest.mark.slow  # the whole report, every section (10 s); the section alone is tested above
+def test_nesim_report_on_a_ladder_sweep_has_the_section_after_the_others(swept, tmp_path):
+    _, out = swept
+    page = tmp_path / "r.html"
+    r = CliRunner().invoke(cli, ["report", str(out), "--out", str(page), "--quiet"])
+    assert r.exit_code == 0, r.output
+    text = page.read_text()
+    assert '<section id="ladder">' in text and 'href="#ladder"' in text
+    assert text.index('<section id="sweeps">') < text.index('<section id="ladder">')
+    at = text.index('<section id="ladder">')
+    assert text.index("1. random", at) < text.index("2. greedy", at) < text.index("3. strong", at)
