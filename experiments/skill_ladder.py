@@ -32,6 +32,11 @@ from pathlib import Path
 
 from _common import REPORTS
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
 import pandas as pd
 
 from nesim.registry import resolve_all
@@ -71,8 +76,6 @@ def sweep_file(args, rungs: list[str], folder: Path) -> Path:
     searched_games = args.searched_games or max(1, args.games // 4)
     if args.spec:
         text = Path(args.spec).read_text()
-        import tomllib
-
         if "ladder" not in tomllib.loads(text):
             text += ladder_table(rungs, args.games, searched_games)
     else:

@@ -395,12 +395,6 @@ def load_sweep(path: str | Path, max_variants: int = DEFAULT_MAX_VARIANTS) -> Sw
     except UnicodeDecodeError as exc:
         raise NesimError(f"{path}: not UTF-8 text (byte {exc.object[exc.start]:#04x} at offset {exc.start}); "
                          "TOML files must be saved as UTF-8") from None
-    return sweep_from_table(raw, path, max_variants)
-
-
-def sweep_from_table(raw: dict, path: str | Path, max_variants: int = DEFAULT_MAX_VARIANTS) -> Sweep:
-    """A sweep from the tables of a sweep file (as TOML reads them), checked as load_sweep does;
-    ``path`` names it in messages. Scripts that make a sweep (experiments/skill_ladder.py) start here."""
     for k in raw:
         if k not in TOP_KEYS:
             raise _err(path, k, f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
