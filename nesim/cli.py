@@ -627,7 +627,8 @@ def report(directories: tuple[str, ...], out: str, quiet: bool) -> None:
 @announces_compiles
 def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume, force, quiet,
           until_decided, max_games, on, alpha, margin) -> None:
-    """Run every variant of a sweep file at every player count into one dataset."""
+    """Run every variant of a sweep file at every player count into one dataset (and the rungs of its
+    [ladder], if it has one, each into a dataset of its own in --out/ladder/)."""
     from nesim.runner import (DEFAULT_BATCH, DEFAULT_CHUNK, decide_settings, decision_lines, read_run,
                               resumable_manifest, run, run_ladder, units_from_manifest)
     from nesim.sweep import load_sweep
