@@ -273,8 +273,13 @@ def describe_units(units: list[Unit]) -> list[dict]:
 
 
 def units_from_manifest(manifest: dict) -> list[Unit]:
+    return units_described(manifest["config"]["units"])
+
+
+def units_described(descriptions: list[dict]) -> list[Unit]:
+    """The units that :func:`describe_units` described."""
     return [Unit(d["variant"], d["game"], d["n_players"], tuple(d["strategies"]), d["games"],
-                 d["id_base"], d.get("changes") or {}) for d in manifest["config"]["units"]]
+                 d["id_base"], d.get("changes") or {}) for d in descriptions]
 
 
 def read_run(out: str | Path) -> dict:
@@ -549,8 +554,7 @@ def run_ladder(ladder: dict, out: str | Path, seed: int, *, resume: bool = False
     summaries = []
     rungs = ladder["rungs"]
     for r in rungs:
-        units = [Unit(d["variant"], d["game"], d["n_players"], tuple(d["strategies"]), d["games"],
-                      d["id_base"], d.get("changes") or {}) for d in r["units"]]
+        units = units_described(r["units"])
         say(f"ladder rung {r['rung']} of {len(rungs)}: {r['strategy']} in every seat, "
             f"{r['games']:,} games per variant and player count, into {out / r['dataset']}")
         summaries.append(run(units, out / r["dataset"], seed, resume=resume, **options))
