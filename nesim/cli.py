@@ -627,9 +627,10 @@ def report(directories: tuple[str, ...], out: str, quiet: bool) -> None:
 @announces_compiles
 def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume, force, quiet,
           until_decided, max_games, on, alpha, margin) -> None:
-    """Run every variant of a sweep file at every player count into one dataset."""
+    """Run every variant of a sweep file at every player count into one dataset (and the rungs of its
+    [ladder], if it has one, each into a dataset of its own in --out/ladder/)."""
     from nesim.runner import (DEFAULT_BATCH, DEFAULT_CHUNK, decide_settings, decision_lines, read_run,
-                              resumable_manifest, run, units_from_manifest)
+                              resumable_manifest, run, run_ladder, units_from_manifest)
     from nesim.sweep import load_sweep
 
     _check_run_options(chunk_size, resume, force, backend, scheduler)
@@ -642,10 +643,13 @@ def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume,
         decide = decide_settings(on or "first_seat_win", 0.05 if alpha is None else alpha, margin, cap)
     elif any(x is not None for x in (max_games, on, alpha, margin)):
         raise NesimError("--max-games, --on, --alpha and --margin need --until-decided")
-    extra = None
+    extra = {}
     if sw is not None:
         units, seed, baseline = sw.units(decide and decide["max_games"]), sw.seed, sw.baseline
-        extra = {"sensitivity": sw.sensitivity} if sw.sensitivity else None
+        extra = {k: v for k, v in (("sensitivity", sw.sensitivity), ("ladder", sw.ladder_record())) if v}
+        if stored is not None and stored.get("ladder") != json.loads(json.dumps(extra.get("ladder"))):
+            raise NesimError(f"--resume {out}: the dataset was made with another [ladder] than {spec}'s "
+                             "(its rungs, their games or the variants they play differ)")
     elif stored is not None:
         units = units_from_manifest(stored)
         seed, baseline = stored["config"]["seed"], stored["config"].get("baseline", "baseline")
@@ -656,7 +660,7 @@ def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume,
             (DEFAULT_BATCH if decide else DEFAULT_CHUNK)
     summary = run(units, out, seed, jobs=jobs, backend=backend, scheduler=scheduler, resume=resume,
                   force=force, chunk_size=chunk_size, progress=not quiet,
-                  command=sys.argv[1:], baseline=baseline, decide=decide, extra=extra)
+                  command=sys.argv[1:], baseline=baseline, decide=decide, extra=extra or None)
     if decide and not quiet:
         click.echo("\n".join(decision_lines(read_run(out))))
     if not quiet:
@@ -664,6 +668,15 @@ def sweep(spec, out, jobs, backend, scheduler, max_variants, chunk_size, resume,
         count = lambda key: len({getattr(u, key) for u in units})
         click.echo(f"{count('variant')} variants x {count('game')} game(s) x {count('n_players')} player "
                    f"count(s): {summary.games:,} games written to {out} in {summary.seconds:.1f} s ({rate:,.0f} games/s)")
+    ladder = extra.get("ladder") if sw is not None else (stored or {}).get("ladder")
+    if ladder:  # the rungs of its [ladder], each a dataset of its own inside --out, after the sweep
+        say = (lambda line: None) if quiet else (lambda line: click.echo(f"nesim: {line}", err=True))
+        rungs = run_ladder(ladder, out, seed, resume=resume, force=force, say=say, jobs=jobs, backend=backend,
+                           scheduler=scheduler, chunk_size=chunk_size, progress=not quiet,
+                           command=sys.argv[1:], baseline=baseline)
+        if not quiet:
+            click.echo(f"skill ladder: {len(rungs)} rungs, {sum(r.games for r in rungs):,} games written to "
+                       f"{out}/ladder in {sum(r.seconds for r in rungs):.1f} s")
 
 
 @cli.command()

@@ -273,8 +273,13 @@ def describe_units(units: list[Unit]) -> list[dict]:
 
 
 def units_from_manifest(manifest: dict) -> list[Unit]:
+    return units_described(manifest["config"]["units"])
+
+
+def units_described(descriptions: list[dict]) -> list[Unit]:
+    """The units that :func:`describe_units` described."""
     return [Unit(d["variant"], d["game"], d["n_players"], tuple(d["strategies"]), d["games"],
-                 d["id_base"], d.get("changes") or {}) for d in manifest["config"]["units"]]
+                 d["id_base"], d.get("changes") or {}) for d in descriptions]
 
 
 def read_run(out: str | Path) -> dict:
@@ -535,6 +540,25 @@ def run(units: list[Unit], out: str | Path, seed: int, *, jobs: int = 1, backend
         except ds.WriteError as exc:
             raise NesimError(f"{exc}; the chunks written so far are kept: fix that (e.g. free space), "
                              f"then finish the run with --resume --out {out}") from None
+
+
+def run_ladder(ladder: dict, out: str | Path, seed: int, *, resume: bool = False, force: bool = False,
+               say: Callable[[str], None] = lambda m: None, **options) -> list[RunSummary]:
+    """Plays the rungs of a sweep's ``[ladder]`` (the manifest's ``ladder`` record, see
+    nesim/sweep.py), each into its own dataset inside the sweep's ``out``, after the sweep itself:
+    the same seeds as the sweep, so rung and sweep meet the same deals game by game. Each rung is
+    a whole run (its own manifest, staging and --resume); ``options`` go to :func:`run`."""
+    out = Path(out)
+    if force:  # the sweep's own run has just started over: so does its ladder, old rungs included
+        shutil.rmtree(out / "ladder", ignore_errors=True)
+    summaries = []
+    rungs = ladder["rungs"]
+    for r in rungs:
+        units = units_described(r["units"])
+        say(f"ladder rung {r['rung']} of {len(rungs)}: {r['strategy']} in every seat, "
+            f"{r['games']:,} games per variant and player count, into {out / r['dataset']}")
+        summaries.append(run(units, out / r["dataset"], seed, resume=resume, **options))
+    return summaries
 
 
 def open_dataset(out: Path, manifest: dict | None, units: list[Unit], config: dict, force: bool,

@@ -1372,3 +1372,104 @@ def paired_effects(per_game: pd.DataFrame, baseline: str, variants: Sequence[str
             "lo", "hi", "p"]
     out = pd.DataFrame(rows, columns=cols)
     return flag_family(out, ["game", "n_players", "figure"], alpha=alpha, method=method)
+
+
+# ============================================================================ the skill ladder
+# The same sweep played by players of rising strength (rungs, each in mirror games): do the card
+# values and the sweep's verdicts hold as the players get stronger? Card values and verdicts are
+# those of the report's Cards and Sweeps sections (card_stats, sweep_comparison) computed on each
+# rung; here they are lined up rung against rung.
+
+# The sweep comparisons whose verdicts the ladder follows, with what each row is about. In mirror
+# games every seat plays the rung's strategy, so its win rate per strategy is 1/N by construction
+# and is left out.
+VERDICT_TABLES = {"seat_win": "win rate of seat", "balance": "seat balance", "score": "mean score",
+                  "card_build": "build rate of", "card_value": "card value of"}
+NO_DIFFERENCE = "no difference"
+
+
+def rank_correlation(x, y) -> dict:
+    """Spearman's rank correlation of two paired samples with a 95% interval (Fisher's z with
+    Bonett and Wright's variance (1 + rho^2 / 2) / (n - 3)) and scipy's p-value. The interval
+    treats the values as exact: noise in them pulls the correlation toward 0. NaN where it is
+    undefined (fewer than 3 pairs, or a constant sample; the interval needs 4)."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    ok = ~(np.isnan(x) | np.isnan(y))
+    x, y = x[ok], y[ok]
+    n = len(x)
+    out = {"n": n, "rho": np.nan, "lo": np.nan, "hi": np.nan, "p": np.nan}
+    if n < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return out
+    res = sps.spearmanr(x, y)
+    rho = float(res.statistic)
+    out.update(rho=rho, p=float(res.pvalue))
+    if n > 3:
+        half = Z95 * math.sqrt((1 + rho * rho / 2) / (n - 3))
+        z = math.atanh(min(max(rho, -0.999999), 0.999999))
+        out.update(lo=math.tanh(z - half), hi=math.tanh(z + half))
+    return out
+
+
+def ladder_correlations(values: pd.DataFrame, rungs: Sequence[int]) -> pd.DataFrame:
+    """Per group (game, n_players, variant) and pair of consecutive rungs (``rungs`` in order,
+    weakest first), the rank correlation of the card values of the two rungs over the cards
+    valued in both. ``values``: GROUP + rung, card, value."""
+    rows = []
+    for key, sub in _groups(values):
+        wide = sub.pivot_table(index="card", columns="rung", values="value", aggfunc="first", observed=True)
+        for a, b in zip(rungs[:-1], rungs[1:]):
+            x = wide[a] if a in wide.columns else pd.Series(np.nan, index=wide.index)
+            y = wide[b] if b in wide.columns else pd.Series(np.nan, index=wide.index)
+            rows.append({**key, "rung_a": a, "rung_b": b, **rank_correlation(x, y)})
+    return pd.DataFrame(rows, columns=GROUP + ["rung_a", "rung_b", "n", "rho", "lo", "hi", "p"])
+
+
+def verdict_rows(comparison: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """The verdicts of one sweep comparison (:func:`sweep_comparison`): per group, table and item
+    (a seat, a card, or nothing), the difference from the baseline, its interval and the verdict:
+    "higher" or "lower" where it is flagged (Holm-adjusted, as the Sweeps section flags it), else
+    "no difference"."""
+    parts = []
+    for table, what in VERDICT_TABLES.items():
+        t = comparison.get(table)
+        if t is None or not len(t):
+            continue
+        if table == "seat_win":
+            item = [f"{what} {int(s)}" for s in t["seat"]]
+        elif table in ("card_build", "card_value"):
+            item = [f"{what} {c}" for c in t["card"]]
+        else:
+            item = [what] * len(t)
+        diff = t["diff"].astype(float).to_numpy()
+        flag = t["flag"].astype(bool).to_numpy()
+        parts.append(pd.DataFrame({
+            "game": t["game"].astype(str).to_numpy(), "n_players": t["n_players"].astype(int).to_numpy(),
+            "variant": t["variant"].astype(str).to_numpy(), "table": table, "item": item,
+            "diff": diff, "lo": t["lo"].astype(float).to_numpy(), "hi": t["hi"].astype(float).to_numpy(),
+            "flag": flag, "verdict": np.where(flag, np.where(diff > 0, "higher", "lower"), NO_DIFFERENCE)}))
+    cols = GROUP + ["table", "item", "diff", "lo", "hi", "flag", "verdict"]
+    return pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)
+
+
+def ladder_verdicts(verdicts: pd.DataFrame, rungs: Sequence[int]) -> pd.DataFrame:
+    """The verdicts of every rung side by side: one row per group, table and item, a column per
+    rung (its verdict, or NaN where that rung gave none, e.g. a card it never built), and
+    ``changes``: the consecutive rungs (``rungs`` in order) whose verdicts differ, as
+    "a→b: verdict → verdict"; ``changed`` is whether there is one. ``verdicts``: verdict_rows
+    with a ``rung`` column."""
+    keys = GROUP + ["table", "item"]
+    if not len(verdicts):
+        return pd.DataFrame(columns=keys + list(rungs) + ["changes", "changed"])
+    wide = verdicts.pivot_table(index=keys, columns="rung", values="verdict", aggfunc="first", observed=True)
+    wide = wide.reindex(columns=list(rungs)).reset_index()
+    wide.columns.name = None
+    changes = []
+    for row in wide[list(rungs)].itertuples(index=False):
+        said = []
+        for (a, va), (b, vb) in zip(zip(rungs[:-1], row[:-1]), zip(rungs[1:], row[1:])):
+            if isinstance(va, str) and isinstance(vb, str) and va != vb:
+                said.append(f"{a}→{b}: {va} → {vb}")
+        changes.append("; ".join(said))
+    wide["changes"] = changes
+    wide["changed"] = wide["changes"] != ""
+    return wide

@@ -18,12 +18,20 @@ up from the baseline adds two variants, named like grid variants (``mansion.cost
 rule (wages, start_money) moves every entry. Its optional ``figures`` (default: winning_score,
 first_seat_win, and card_edge of each card knob) and ``control`` ("holm" or "bh") say what the
 report's sensitivity section compares, paired game by game (nesim/stats.py).
+
+``[ladder]`` names rungs, strategies of rising strength (default :data:`DEFAULT_RUNGS`, those of
+them that are registered), and the games each plays (``games``: one number, or one per rung):
+each rung plays the sweep's variants again at its multiplayer counts with the rung's strategy in
+every seat (mirror games), into a dataset of its own inside the sweep's ``--out``
+(``ladder/<rung>-<strategy>``); the report's skill-ladder section compares them.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
+import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +46,8 @@ from nesim.cards import GAMES, RULE_FIELDS, GameData, load_game
 from nesim.errors import NesimError
 from nesim.rng import check_seed
 
-TOP_KEYS = {"game", "players", "games", "seed", "strategies", "variant", "grid", "baseline", "sensitivity"}
+TOP_KEYS = {"game", "players", "games", "seed", "strategies", "variant", "grid", "baseline", "sensitivity",
+            "ladder"}
 VARIANT_KEYS = {"name", "cards", "new_cards", "rules", "params", "strategies"}
 CARD_FIELDS = ("cost", "asset_value", "copies", "effect")
 DEFAULT_MAX_VARIANTS = 1000
@@ -70,6 +79,17 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class Rung:
+    strategy: str  # the strategy's label (name and the parameters that differ from its defaults)
+    games: int  # per variant, game and player count
+
+    def dataset(self, number: int) -> str:
+        """The rung's dataset folder, inside the sweep's --out."""
+        slug = "".join(c if c.isalnum() or c in "_." else "-" for c in self.strategy)
+        return f"ladder/{number}-{slug}"
+
+
+@dataclass(frozen=True)
 class Sweep:
     path: str
     games: tuple[str, ...]
@@ -80,6 +100,7 @@ class Sweep:
     variants: tuple[Variant, ...]
     baseline: str = "baseline"
     sensitivity: dict | None = None  # the [sensitivity] knobs, steps and figures (manifest key)
+    ladder: tuple[Rung, ...] = ()  # the [ladder] rungs, weakest first
 
     def line_up(self, variant: Variant, n: int) -> tuple[str, ...]:
         """The variant's strategies for n seats, with its parameter changes applied."""
@@ -109,6 +130,42 @@ class Sweep:
                                       v.changes_for(load_game(game))))
                     base += games
         return units
+
+    def rung_units(self, rung: Rung):
+        """The units a ladder rung plays: every variant at every multiplayer count with the rung's
+        strategy in every seat (with the variant's parameter changes), ``rung.games`` games each.
+        A variant that plays the very same games as one before it at this rung (it changes only
+        the line-up, or parameters of another strategy) is left out: its verdict would be "no
+        difference" by construction. The baseline comes first, so it is the one kept."""
+        from nesim.runner import Unit
+
+        order = sorted(self.variants, key=lambda v: v.name != self.baseline)
+        units, seen, base = [], set(), 0
+        for v in order:
+            rung_variant = dataclasses.replace(v, strategies=(rung.strategy,))
+            mine = []
+            for game in self.games:
+                for n in (n for n in self.players if n > 1):
+                    mine.append(Unit(v.name, game, n, self.line_up(rung_variant, n), rung.games, 0,
+                                     v.changes_for(load_game(game))))
+            same = json.dumps([(u.game, u.n_players, u.strategies, u.changes) for u in mine], sort_keys=True)
+            if same in seen:
+                continue
+            seen.add(same)
+            for u in mine:
+                units.append(dataclasses.replace(u, id_base=base))
+                base += u.games
+        return units
+
+    def ladder_record(self) -> dict | None:
+        """What the manifest records of the ladder: each rung's strategy, games, dataset folder
+        (inside the sweep's --out) and units, so that --resume can finish it without the file."""
+        if not self.ladder:
+            return None
+        from nesim.runner import describe_units
+
+        return {"rungs": [{"rung": i + 1, "strategy": r.strategy, "games": r.games, "dataset": r.dataset(i + 1),
+                           "units": describe_units(self.rung_units(r))} for i, r in enumerate(self.ladder)]}
 
     def variant(self, name: str) -> Variant:
         for v in self.variants:
@@ -387,8 +444,9 @@ def load_sweep(path: str | Path, max_variants: int = DEFAULT_MAX_VARIANTS) -> Sw
             raise _err(path, "sensitivity", f"its variant {dup!r} has the name of another variant")
     if len(variants) > max_variants:
         raise _err(path, "variant", f"{len(variants)} variants, more than --max-variants {max_variants}")
+    ladder = ladder_rungs(path, raw["ladder"], tuple(players), n_games) if "ladder" in raw else ()
     sweep = Sweep(str(path), tuple(games), tuple(players), n_games, seed, strategies, tuple(variants), baseline,
-                  sensitivity)
+                  sensitivity, ladder)
     for v in variants:  # a line-up that does not fit a player count
         for n in players:
             try:
@@ -507,3 +565,67 @@ def _sensitivity_figures(path, figures: Any, knobs: dict, games: tuple[str, ...]
     if dup is not None:
         raise _err(path, "sensitivity.figures", f"lists {dup!r} twice")
     return list(figures)
+
+
+# ---------------------------------------------------------------------------- the skill ladder
+
+# The rungs of a [ladder] that names none, weakest first: those registered when the file is read
+# (expert, the player distilled from the search, joins once it is registered). A new rung is
+# one more spec here, in its place by strength.
+DEFAULT_RUNGS = ("random", "greedy", "strong", "expert", "strong:search=2,search_sub=1",
+                 "strong:search=4,search_sub=2")
+LADDER_OPTIONS = ("rungs", "games")
+SEARCHED_SHARE = 10  # a searched rung of a [ladder] without games plays the sweep's games / 10
+
+
+def default_rungs() -> list[str]:
+    """DEFAULT_RUNGS that are registered strategies."""
+    from nesim.registry import find
+
+    return [r for r in DEFAULT_RUNGS if find(r.partition(":")[0]) is not None]
+
+
+def searched(strategy) -> bool:
+    """Whether a resolved strategy searches by playouts (a parameter ``search`` above 0): about a
+    hundred times slower than one-ply play, so it gets fewer games by default."""
+    return dict(zip(strategy.defaults, strategy.values)).get("search", 0) > 0
+
+
+def ladder_rungs(path, table: Any, players: tuple[int, ...], sweep_games: int) -> tuple[Rung, ...]:
+    """The rungs of ``[ladder]``: ``rungs`` (strategy specs, weakest first; default: the registered
+    DEFAULT_RUNGS) and ``games`` (one number for every rung or one per rung; default: the sweep's
+    games, a tenth of them, rounded up, for a searched rung)."""
+    from nesim.registry import resolve_all
+
+    if not isinstance(table, dict):
+        raise _err(path, "ladder", "must be a table such as [ladder] rungs = [\"random\", \"greedy\"]")
+    for k in table:
+        if k not in LADDER_OPTIONS:
+            raise _err(path, f"ladder.{k}", f"unknown key (allowed: {', '.join(LADDER_OPTIONS)})")
+    if not any(n > 1 for n in players):
+        raise _err(path, "ladder", "needs a player count of 2 or more (its rungs are mirror games)")
+    specs = table.get("rungs", default_rungs())
+    if not isinstance(specs, list) or not all(isinstance(x, str) and x.strip() for x in specs):
+        raise _err(path, "ladder.rungs", "must be a list of strategy names (with parameters, e.g. "
+                   "'strong:search=2,search_sub=1'), weakest first")
+    if len(specs) < 2:
+        raise _err(path, "ladder.rungs", f"names {len(specs)} rung(s); a ladder compares at least 2")
+    try:
+        resolved = resolve_all(specs)
+    except NesimError as exc:
+        raise _err(path, "ladder.rungs", str(exc)) from None
+    labels = [s.label for s in resolved]
+    dup = _first_repeat(labels)
+    if dup is not None:
+        raise _err(path, "ladder.rungs", f"lists {dup!r} twice")
+    games = table.get("games")
+    if games is None:
+        games = [math.ceil(sweep_games / SEARCHED_SHARE) if searched(s) else sweep_games for s in resolved]
+    elif isinstance(games, list):
+        if len(games) != len(specs):
+            raise _err(path, "ladder.games", f"gives {len(games)} numbers for {len(specs)} rungs "
+                       "(give one number for every rung, or one per rung)")
+        games = [_int(path, f"ladder.games[{i}]", g, 1) for i, g in enumerate(games)]
+    else:
+        games = [_int(path, "ladder.games", games, 1)] * len(specs)
+    return tuple(Rung(label, g) for label, g in zip(labels, games))

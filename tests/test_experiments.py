@@ -186,3 +186,14 @@ def test_same_moves_hashes_every_batch_the_same_way_twice_and_sees_other_games()
     once, again, other = same_moves(), same_moves(), same_moves("--first", "7001")
     assert len(once) == 8 and once == again  # one line per batch (same_moves.BATCHES), reproducible
     assert all(a != b for a, b in zip(once, other))  # other seeds: other games, other hashes
+
+
+@pytest.mark.slow  # a sweep, three rungs and a whole report in subprocesses; tests/test_ladder.py has the logic
+def test_skill_ladder_prints_the_rungs_and_their_correlations_and_writes_the_report(tmp_path):
+    r = subprocess.run([sys.executable, str(ROOT / "experiments" / "skill_ladder.py"), "--game", "progress",
+                        "--rungs", "random;greedy;strong", "--games", "60", "--jobs", "1", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "1. random -> 2. greedy" in r.stdout and "2. greedy -> 3. strong" in r.stdout
+    assert r.stdout.index("1. random") < r.stdout.index("2. greedy") < r.stdout.index("3. strong")
+    assert 'id="ladder"' in (tmp_path / "report.html").read_text()

@@ -736,6 +736,13 @@ def decisions_report_section(rd: ReportData, start: Callable[[], None]) -> Secti
     return section
 
 
+def ladder_report_section(rd: ReportData, start: Callable[[], None]) -> Section | None:
+    """A sweep's [ladder] rungs side by side (nesim/report/ladder.py)."""
+    from nesim.report.ladder import ladder_section
+
+    return ladder_section(rd.dirs, rd.manifests, lambda message: start())
+
+
 # The report's sections in order, each (progress name, function). A new section is one more
 # function and one more entry here.
 SECTIONS: list[tuple[str, Callable[[ReportData, Callable[[], None]], Section | None]]] = [
@@ -749,6 +756,7 @@ SECTIONS: list[tuple[str, Callable[[ReportData, Callable[[], None]], Section | N
     ("sweeps", sweeps_section),
     ("sensitivity", sensitivity_report_section),
     ("decisions", decisions_report_section),
+    ("skill ladder", ladder_report_section),
 ]
 
 
