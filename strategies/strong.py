@@ -102,10 +102,10 @@ from numba import njit
 
 from nesim.cards import GameData
 from nesim.errors import NesimError
-from nesim.kernel.api import STRATEGY_SIG, without_spare
+from nesim.kernel.api import STRATEGY_SIG, in_playout, playout_luck, without_spare
 from nesim.kernel.core import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_PRIOR, CTX_PRIOR_AT,
                                CTX_SHORT, CTX_WORKPLACE, GOLDEN, K_BUILD, K_DISCARD, K_KEEP, K_MODE,
-                               K_PLACE, K_SELL, LOOKAHEAD, MODE_PLAYOUT, OWN, block_newest, bonus,
+                               K_PLACE, K_SELL, LOOKAHEAD, OWN, block_newest, bonus,
                                build_cards, construct_cost, construct_payable, current_cost,
                                hand_limit, icon_counts, lowest_bit, mix64, option_card, owned_with,
                                public_open, sale_price, terms_allow, terms_pair, units_left,
@@ -899,8 +899,9 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
     fill_weights(w, params, s.n == 1)
     for i in range(WORTH_SIZE):
         worth[i] = np.nan
-    if s.n == 1 and s.mode == MODE_PLAYOUT and params[P_SOLO_JITTER] > 0:
-        jitter(w, s.luck, params[P_SOLO_JITTER])
+    sampled, luck = playout_luck(s)
+    if s.n == 1 and sampled and params[P_SOLO_JITTER] > 0:
+        jitter(w, luck, params[P_SOLO_JITTER])
     if kind == K_SELL:
         loss = sale_loss(s, tab, p, opts, n, w, per_option)
         return cheapest_legal_sale(s, tab, opts, n, ctx[CTX_SHORT], loss)
@@ -909,7 +910,7 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
         if 3 * w[P_CARD] > 2 * w[P_ITEM] + 2 * wanted:
             return 1
         return 0
-    if s.n == 1 and s.playout == 0 and params[P_SOLO_PLAYOUTS] >= 1:
+    if s.n == 1 and not in_playout(s) and params[P_SOLO_PLAYOUTS] >= 1:
         k = share = 0.0
         if kind == K_PLACE:
             k, share = params[P_SOLO_PLAYOUTS], params[P_SOLO_PRIOR]
@@ -926,7 +927,7 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
                                per_option)
                 write_priors(ctx, per_option, n, share)
             return LOOKAHEAD
-    if s.n > 1 and s.playout == 0:
+    if s.n > 1 and not in_playout(s):
         k = params[P_SEARCH] if kind == K_PLACE else params[P_SEARCH_SUB]
         if k >= 1 and (kind == K_PLACE or kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP):
             ctx[CTX_PLAYOUTS] = int(k)
@@ -934,7 +935,7 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
             ctx[CTX_NEST] = 0
             return LOOKAHEAD
     if kind == K_PLACE and s.n == 1:
-        if s.playout == 0:  # inside playouts the one-ply choice: half the time, as good
+        if not in_playout(s):  # inside playouts the one-ply choice: half the time, as good
             return solo_placement(s, tab, p, opts, n, w, worth, keep, per_option)
     one_ply_values(kind, s, tab, p, opts, n, ctx, params, w, keep, worth, position, per_option)
     best = 0

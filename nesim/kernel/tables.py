@@ -200,6 +200,26 @@ def build_table(data: GameData) -> np.ndarray:
     return t
 
 
+# The lookahead's record (nesim/kernel/search.py), one in each state of ``st`` so that copying a
+# state copies its search: what the state is (MODE_*), whether its strategies answer directly
+# (inside a playout), the answers recorded or to be replayed since the checkpoint, the decision a
+# probe stopped at, and the luck of a playout's sampled future.
+SEARCH = np.dtype([
+    ("mode", np.int32), ("playout", np.int32), ("halt", np.int32), ("lookahead_on", np.int32),
+    ("prefix", np.int64, (NEST_MAX,)), ("prefix_n", np.int32), ("forced_pos", np.int32),
+    # nested playouts (search.nested_playout): 1 while the answers are recorded to the game's end,
+    # each one's number of options (0: not to be searched), and where the playout's luck begins
+    ("nest", np.int32), ("prefix_opts", np.int16, (NEST_MAX,)), ("luck_at", np.int32),
+    ("nest_until", np.int32),
+    # the seat whose decision is searched (whose unseen cards a playout deals anew), and the
+    # number of options of the decision a probe stopped at
+    ("seat", np.int32), ("n_options", np.int32),
+    ("luck", np.uint64),
+    # scratch of search.deal_unseen: each seat's building cards dealt anew, then the known top
+    # cards of the deck (at most MAXP + 4 numbers)
+    ("deal_n", np.int32, (MAXP + 4,)),
+])
+
 STATE = np.dtype([
     ("deck", np.int32, (MAXDECK,)), ("deck_n", np.int32), ("discard", np.int32, (NT,)),
     ("hand", np.int32, (MAXP, NT)), ("bld", np.int32, (MAXP, NT)), ("used", np.int32, (MAXP, NT)),
@@ -220,25 +240,13 @@ STATE = np.dtype([
     ("round", np.int32), ("n", np.int32), ("error", np.int32), ("n_log", np.int32),
     ("rng", np.uint64), ("srng", np.uint64, (MAXP,)),
     # deck size right after setup: in solo the set-aside card B lies known on top of the deck
-    # until the first draw (a playout must not shuffle it away)
+    # until the first draw (core.known_on_top)
     ("deck_start_n", np.int32),
-    # lookahead (see core.plan_turn): what the state is (MODE_*), 1 inside a playout (strategies
-    # answer directly there), the answers recorded or to be replayed since the checkpoint, the
-    # decision a probe stopped at, and the seed of a playout's shuffle
-    ("mode", np.int32), ("playout", np.int32), ("halt", np.int32), ("lookahead_on", np.int32),
-    ("prefix", np.int64, (NEST_MAX,)), ("prefix_n", np.int32), ("forced_pos", np.int32),
-    # nested playouts (core.nested_playout): 1 while the answers are recorded to the game's end,
-    # each one's number of options (0: not to be searched), and where the playout's luck begins
-    ("nest", np.int32), ("prefix_opts", np.int16, (NEST_MAX,)), ("luck_at", np.int32),
-    ("nest_until", np.int32),
-    ("search_seat", np.int32), ("search_n", np.int32),
-    ("luck", np.uint64),
     # 1 when the game's log also records the options of every decision (LOG_OPTIONS, for the
     # kernel-reference differential); not cleared by setup, set per batch
     ("log_opts", np.int32),
-    # scratch of core.deal_unseen: each seat's building cards dealt anew, then the known top
-    # cards of the deck (at most MAXP + 4 numbers)
-    ("deal_n", np.int32, (MAXP + 4,)),
+    # the lookahead's own record (SEARCH): the rules never read it
+    ("search", SEARCH),
 ])
 STATE_T = numba.from_dtype(STATE)
 
