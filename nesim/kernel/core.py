@@ -747,7 +747,8 @@ def public_open(s, tab, i):
     if s.pub_side[i]:
         return False
     c = s.pub_card[i]
-    if c == MINE or (tab[SHARED, c] == 1 and s.n >= 3):
+    shared = tab[SHARED, c]  # from this many players on, any number of units (common.csv)
+    if shared and s.n >= shared:
         return True
     return s.pub_plc[i] == 0
 
