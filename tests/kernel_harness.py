@@ -10,7 +10,7 @@ import numpy as np
 
 from harness import data
 from nesim.kernel import core, search
-from nesim.kernel.tables import CARPENTER, CONS, MAXOPTS, MINE, NT, QUARRY, SCHOOL, STATE, build_table
+from nesim.kernel.tables import MAXOPTS, NT, STATE, build_table, card_ids
 from strategies.random import choose as random_choose
 
 
@@ -50,9 +50,7 @@ class KPosition:
         return self.st[0]
 
     def card(self, key: str) -> int:
-        common = {"consumer_item": CONS, "mine": MINE, "school": SCHOOL, "carpenter": CARPENTER,
-                  "quarry": QUARRY}
-        return common[key] if key in common else self.data.index[key]
+        return card_ids(self.data)[key]
 
     def options(self, seat: int = 0) -> list[int]:
         """The placement values the kernel offers seat ``seat`` now."""
