@@ -31,8 +31,8 @@ from numba import njit
 from measure_strategies import GAMES
 from nesim.cards import load_game
 from nesim.errors import NesimError
-from nesim.kernel import core
-from nesim.kernel.api import K_SELL, STRATEGY_SIG
+from nesim.kernel import core, search
+from nesim.kernel.api import K_SELL, STRATEGY_SIG, enter_playout, leave_playout
 from nesim.kernel.tables import MAXOPTS, MAXP, STATE, build_table
 from strategies import strong
 from strategies.strong import choose as strong_choose
@@ -52,9 +52,9 @@ def scripted(kind, seat, opts, n, ctx, st, tab, params):
         a = int(params[SCRIPT + pos])
     else:
         s = st[0]
-        s.playout += 1  # strong answers by its one-ply policy, never by a lookahead
+        enter_playout(s)  # strong answers by its one-ply policy, never by a lookahead
         a = strong_choose(kind, seat, opts, n, ctx, st, tab, params)
-        s.playout -= 1
+        leave_playout(s)
         if kind == K_SELL:
             return a
     if pos < MAXD:
@@ -111,8 +111,8 @@ def solo_game(game_name: str, seed: int) -> tuple:
     data.check_solo()
     params = np.zeros((MAXP, NPARAMS))
     params[0, :len(strong.PARAMS)] = list(strong.PARAMS.values())
-    return (np.zeros(core.LOOKAHEAD_STATES, dtype=STATE), build_table(data), (scripted,) * MAXP, params,
-            np.zeros(0, np.int32), np.zeros((core.LOOKAHEAD_ROWS, MAXOPTS), np.int64), np.uint64(seed),
+    return (np.zeros(search.LOOKAHEAD_STATES, dtype=STATE), build_table(data), (scripted,) * MAXP, params,
+            np.zeros(0, np.int32), np.zeros((search.LOOKAHEAD_ROWS, MAXOPTS), np.int64), np.uint64(seed),
             np.zeros((MAXP, core.NPF), np.int32), np.zeros((data.rules.rounds, MAXP, core.NRF), np.int32))
 
 

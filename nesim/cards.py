@@ -154,7 +154,8 @@ CONSTRUCT_TERMS = {
 BUILDING_FIELDS = ("key", "name_en", "aka", "name_ja", "cost", "asset_value", "copies",
                    "agriculture", "industry", "facility", "sellable", "workable",
                    "workers_needed", "cost_rule", "end_game", "effect", "text")
-COMMON_FIELDS = ("key", "name_en", "aka", "name_ja", "kind", "round", "games", "effect", "text")
+COMMON_FIELDS = ("key", "name_en", "aka", "name_ja", "kind", "round", "games", "effect", "shared_from",
+                 "text")
 COMMON_KINDS = ("consumer", "initial", "round")
 
 
@@ -276,6 +277,9 @@ class CommonCard:
     games: tuple[str, ...]
     effect: Effect | None
     text: str
+    # from this many players on, any number of units may stand on it at once (the Mine: 1, always;
+    # the Stall family: 3); None: one unit at a time
+    shared_from: int | None = None
 
 
 @dataclass(frozen=True)
@@ -543,9 +547,12 @@ def _parse_common(row: dict[str, str], path: Path) -> CommonCard:
     effect = Effect.parse(row["effect"], f"{w}: field effect")
     if (effect is None) != (row["kind"] == "consumer") or (effect is not None and not effect.workplace):
         raise NesimError(f"{w}: field effect: a workplace needs a workplace effect, the consumer item none")
+    shared = _as_count(row["shared_from"], f"{w}: field shared_from") if row["shared_from"] else None
+    if shared is not None and (shared < 1 or effect is None):
+        raise NesimError(f"{w}: field shared_from: a workplace's number of players, at least 1, got {shared}")
     return CommonCard(key=key, name=row["name_en"], aka=tuple(a for a in row["aka"].split(";") if a),
                       name_ja=row["name_ja"], kind=row["kind"], round=rnd, games=games, effect=effect,
-                      text=row["text"])
+                      text=row["text"], shared_from=shared)
 
 
 def _coerce_rule_value(name: str, value: Any, where: str) -> Any:

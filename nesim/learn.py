@@ -60,8 +60,9 @@ from scipy.optimize import minimize
 
 from nesim.cards import load_game
 from nesim.kernel import batch, core
-from nesim.kernel.core import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, MODE_GAME,
-                               STRATEGY_SIG, build_cards, option_card)
+from nesim.kernel.api import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL,
+                              STRATEGY_SIG, build_cards, enter_playout, in_game, in_playout,
+                              leave_playout, option_card)
 from nesim.kernel.tables import LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table, card_ids
 from nesim.registry import param_matrix, resolve
 from nesim.stats import paired_mean_diff, wilson_interval
@@ -189,7 +190,7 @@ def rolled_in(kind, seat, opts, n, ctx, st, tab, params):
     parameters (the teacher, searching as it would) up to entry TO, then strong's one-ply choices
     to the end, cheaply: the teacher's choices in positions the other player reached."""
     s = st[0]
-    if s.mode == MODE_GAME and s.playout == 0 and params[DONE] == 0:
+    if in_game(s) and not in_playout(s) and params[DONE] == 0:
         at = s.n_log
         if at < params[FROM]:
             if logged_entry(kind, opts, n, st, params) < 0:
@@ -198,11 +199,13 @@ def rolled_in(kind, seat, opts, n, ctx, st, tab, params):
             return logged_answer(kind, opts, n, params, at)
         if at >= params[TO]:
             params[DONE] = 1
-    quick = 1 if params[DONE] else 0  # past the window, as inside a playout: no search
-    s.playout += quick
+    quick = params[DONE] != 0  # past the window, as inside a playout: no search
+    if quick:
+        enter_playout(s)
     a = decide(kind, seat, opts, n, ctx, st, tab, params[:NSTRONG],
                np.empty(NSTRONG + SCRATCH_FIXED + max(n, 1)))
-    s.playout -= quick
+    if quick:
+        leave_playout(s)
     return a
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from harness import data
-from nesim.kernel import core
-from nesim.kernel.tables import CARPENTER, CONS, MAXOPTS, MINE, NT, QUARRY, SCHOOL, STATE, build_table
+from nesim.kernel import core, search
+from nesim.kernel.tables import MAXOPTS, NT, STATE, build_table, card_ids
 from strategies.random import choose as random_choose
 
 
@@ -22,8 +22,8 @@ class KPosition:
                  **seat0) -> None:
         self.data = game_data or data(game)
         self.tab = build_table(self.data)
-        self.st = np.zeros(core.LOOKAHEAD_STATES, dtype=STATE)
-        self.buf = np.zeros((core.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
+        self.st = np.zeros(search.LOOKAHEAD_STATES, dtype=STATE)
+        self.buf = np.zeros((search.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
         self.log = np.zeros(64, dtype=np.int32)
         self.params = np.zeros((4, 24))
         self.fns = (random_choose,) * 4
@@ -50,9 +50,7 @@ class KPosition:
         return self.st[0]
 
     def card(self, key: str) -> int:
-        common = {"consumer_item": CONS, "mine": MINE, "school": SCHOOL, "carpenter": CARPENTER,
-                  "quarry": QUARRY}
-        return common[key] if key in common else self.data.index[key]
+        return card_ids(self.data)[key]
 
     def options(self, seat: int = 0) -> list[int]:
         """The placement values the kernel offers seat ``seat`` now."""

@@ -2,7 +2,7 @@
 are hidden; everything else is public).
 
 Every registered strategy, in every game and player count, is asked each decision twice: in the
-game, and in a copy whose hidden part is dealt anew (core.deal_unseen: the deck in another order,
+game, and in a copy whose hidden part is dealt anew (search.deal_unseen: the deck in another order,
 the other players' building cards redrawn from the unseen ones, each hand keeping its size and
 its consumer items). A strategy that reads only what its player can see answers the same, and
 makes the same search request. The search itself is held to the same: a searched placement
@@ -16,8 +16,8 @@ import pytest
 from numba import njit
 
 from harness import data
-from nesim.kernel import batch, core
-from nesim.kernel.api import STRATEGY_SIG
+from nesim.kernel import batch, core, search
+from nesim.kernel.api import STRATEGY_SIG, in_game
 from nesim.kernel.tables import CONS, MAXOPTS, STATE
 from nesim.registry import game_table, modules, param_matrix, resolve
 
@@ -31,8 +31,7 @@ def deal_again(alt, tab, seat):
     s = alt[0]
     rng = s.rng
     s.rng = core.mix64(rng ^ np.uint64(0x5EED))
-    top = 1 if s.n == 1 and s.deck_n == s.deck_start_n else 0
-    core.deal_unseen(s, tab, seat, top)
+    search.deal_unseen(s, tab, seat)
     s.rng = rng
 
 
@@ -41,7 +40,7 @@ def peek_checked(inner):
     answer given is the game's; a different answer or request in the re-dealt copy sets PEEKED."""
     @njit(STRATEGY_SIG)
     def choose(kind, seat, opts, n, ctx, st, tab, params):
-        if st[0].mode != core.MODE_GAME:
+        if not in_game(st[0]):
             return inner(kind, seat, opts, n, ctx, st, tab, params)
         alt = st.copy()
         alt_ctx = ctx.copy()
@@ -94,7 +93,7 @@ def test_the_check_catches_a_strategy_that_reads_the_deck():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_deal_keeps_every_count_a_player_can_see(game):
-    """deal_unseen moves cards between the deck and the other players' hands only: hand sizes,
+    """search.deal_unseen moves cards between the deck and the other players' hands only: hand sizes,
     consumer items, the searching seat's own hand and the multiset of unseen cards are kept."""
     tab = game_table(data(game), [])
     st = np.zeros(1, dtype=STATE)
@@ -120,17 +119,17 @@ def test_a_searched_placement_does_not_depend_on_the_true_deck_order(game):
     tab = game_table(data(game), [spec])
     params = param_matrix([spec])
     fns = (spec.choose,) * 4
-    buf = np.zeros((core.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
+    buf = np.zeros((search.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
     log = np.zeros(0, dtype=np.int32)
     for seed in range(3):
         first = []
         for redeal in (False, True):
-            st = np.zeros(core.LOOKAHEAD_STATES, dtype=STATE)
+            st = np.zeros(search.LOOKAHEAD_STATES, dtype=STATE)
             core.setup(st[0], tab, 1, seed)
             st[0]["round"] = 1
             if redeal:
                 deal_again(st, tab, 0)
             n = core.placement_options(st[0], tab, 0, buf[0], buf[1])
-            core.plan_turn(st, tab, fns, params, log, buf, 0, n)
-            first.append(int(st[0]["prefix"][0]))
+            search.plan_turn(st, tab, fns, params, log, buf, 0, n)
+            first.append(int(st[0]["search"]["prefix"][0]))
         assert first[0] == first[1]

@@ -58,7 +58,7 @@ def ask(kind, opts, st, tab, workplace=0):
     ctx[core.CTX_WORKPLACE] = workplace
     params = np.array(list(strong.PARAMS.values()))
     params[list(strong.PARAMS).index("solo_playouts")] = 0
-    st[0]["playout"] = 1
+    st["search"]["playout"][0] = 1  # inside a playout: answer directly
     o = np.zeros(MAXOPTS, dtype=np.int64)
     o[:len(opts)] = opts
     return strong.choose(kind, 0, o, len(opts), ctx, st, tab, params)
@@ -114,7 +114,7 @@ def searched_priors(opts, st, tab, **changes):
     params = np.array(list(strong.PARAMS.values()))
     for name, value in changes.items():
         params[list(strong.PARAMS).index(name)] = value
-    st[0]["playout"] = 0
+    st["search"]["playout"][0] = 0
     o = np.zeros(MAXOPTS, dtype=np.int64)
     o[:len(opts)] = opts
     a = strong.choose(K_PLACE, 0, o, len(opts), ctx, st, tab, params)
@@ -407,7 +407,7 @@ def ask_as(spec, kind, opts, st, tab):
     """The one-ply answer of a strategy spec (strong or expert, as inside a playout)."""
     ctx = np.zeros(MAXOPTS, dtype=np.int64)
     params = resolve(spec).param_row()
-    st[0]["playout"] = 1
+    st["search"]["playout"][0] = 1  # inside a playout: answer directly
     o = np.zeros(MAXOPTS, dtype=np.int64)
     o[:len(opts)] = opts
     return resolve(spec).choose(kind, 0, o, len(opts), ctx, st, tab, params)

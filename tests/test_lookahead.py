@@ -7,17 +7,23 @@ games played this way must replay in the reference engine like any other.
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 from numba import njit
 
 from harness import data
-from nesim.kernel import batch, core
+from nesim.kernel import batch, core, search
 from nesim.kernel.api import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_PRIOR, CTX_PRIOR_AT,
                               CTX_SHORT, K_BUILD, K_DISCARD, K_KEEP, K_PLACE, K_SELL, LOOKAHEAD,
-                              STRATEGY_SIG, sale_price, without_spare)
+                              STRATEGY_SIG, in_playout, sale_price, without_spare)
+from nesim.kernel.tables import SEARCH
 from nesim.reference import replay
 from strategies.random import choose as random_choose
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @njit(STRATEGY_SIG)
@@ -43,7 +49,7 @@ def searching(kind, seat, opts, n, ctx, st, tab, params):
     Design Office picks as well."""
     within = kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP
     searched = kind == K_PLACE or (params[2] > 0 and within)
-    if st[0].playout == 0 and searched:
+    if not in_playout(st[0]) and searched:
         ctx[CTX_PLAYOUTS] = int(params[0])
         ctx[CTX_CANDIDATES] = int(params[1])
         return LOOKAHEAD
@@ -109,7 +115,7 @@ def first_by_prior(kind, seat, opts, n, ctx, st, tab, params):
     with a prior of params[3] thousandths of a point on the first option against every other."""
     within = kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP
     searched = kind == K_PLACE or (params[2] > 0 and within)
-    if st[0].playout == 0 and searched:
+    if not in_playout(st[0]) and searched:
         ctx[CTX_PLAYOUTS] = int(params[0])
         ctx[CTX_CANDIDATES] = 0
         ctx[CTX_PRIOR] = 1
@@ -168,17 +174,17 @@ def test_a_solo_playout_gives_back_a_quarter_of_the_unpaid_wages_it_adds(game):
     """The cards held when the search began count in full; those the playout added at 3/4."""
     out = np.zeros(core.NPF, dtype=np.int32)
     s, tab = finished_game(game, 1, [5])
-    value = core.playout_value(s, tab, 0, out, 2)
+    value = search.playout_value(s, tab, 0, out, 2)
     assert out[core.F_SCORE] == 7 - 15
     assert value == 4 * (7 - 15) + 3 * 3  # in quarter points: a quarter of the 3 added cards' 9 back
-    assert core.playout_value(s, tab, 0, out, 5) == 4 * (7 - 15)
+    assert search.playout_value(s, tab, 0, out, 5) == 4 * (7 - 15)
 
 
 def test_a_multiplayer_playout_is_worth_the_lead_over_the_best_opponent():
     out = np.zeros(core.NPF, dtype=np.int32)
     s, tab = finished_game("progress", 2, [0, 4])
-    assert core.playout_value(s, tab, 0, out, 0) == 7 - (3 - 12)
-    assert core.playout_value(s, tab, 1, out, 0) == (3 - 12) - 7
+    assert search.playout_value(s, tab, 0, out, 0) == 7 - (3 - 12)
+    assert search.playout_value(s, tab, 1, out, 0) == (3 - 12) - 7
 
 
 # ---------------------------------------------------------------------------- nested playouts
@@ -188,7 +194,7 @@ def nesting(kind, seat, opts, n, ctx, st, tab, params):
     """``searching`` that also asks for nested playouts over params[3] rounds."""
     within = kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP
     searched = kind == K_PLACE or (params[2] > 0 and within)
-    if st[0].playout == 0 and searched:
+    if not in_playout(st[0]) and searched:
         ctx[CTX_PLAYOUTS] = int(params[0])
         ctx[CTX_CANDIDATES] = int(params[1])
         ctx[CTX_NEST] = int(params[3])
@@ -226,12 +232,12 @@ def checkpoint(game, seed):
     """A solo game at its first placement, kept as the lookahead's checkpoint, with the scratch
     state, buffers and strategies a playout needs."""
     tab = batch.build_table(data(game))
-    st = np.zeros(core.LOOKAHEAD_STATES, dtype=batch.STATE)
+    st = np.zeros(search.LOOKAHEAD_STATES, dtype=batch.STATE)
     core.setup(st[0], tab, 1, seed)
     st[0]["round"] = 1
     core.start_round(st[0], tab)
     st[2] = st[0]
-    buf = np.zeros((core.LOOKAHEAD_ROWS, batch.MAXOPTS), dtype=np.int64)
+    buf = np.zeros((search.LOOKAHEAD_ROWS, batch.MAXOPTS), dtype=np.int64)
     return st, tab, (random_choose,) * 4, np.zeros((4, 4)), np.zeros(0, dtype=np.int32), buf
 
 
@@ -242,15 +248,15 @@ def test_a_nested_playout_keeps_one_sampled_future_for_every_line(game):
     for seed in range(5):
         st, tab, fns, params, log, buf = checkpoint(game, seed)
         luck = np.uint64(1000 + seed)
-        first = core.scripted_playout(st, tab, fns, params, log, buf, core.CK_TURN, 0, 0, 0, luck,
+        first = search.scripted_playout(st, tab, fns, params, log, buf, search.CK_TURN, 0, 0, 0, luck,
                                       buf[10], 0, 9)
         line = buf[10].copy()
-        m = core.kept_line(st[1], st["prefix_n"][0] + 1, line, buf[11])
+        m = search.kept_line(st[1], st["search"]["prefix_n"][0] + 1, line, buf[11])
         assert m > 10
-        again = core.scripted_playout(st, tab, fns, params, log, buf, core.CK_TURN, 0, 0, 0, luck,
+        again = search.scripted_playout(st, tab, fns, params, log, buf, search.CK_TURN, 0, 0, 0, luck,
                                       line, m, 9)
         assert again == first
-        assert st["prefix_n"][1] == m + 1
+        assert st["search"]["prefix_n"][1] == m + 1
 
 
 def test_a_nested_playout_is_worth_at_least_its_first_line():
@@ -258,9 +264,9 @@ def test_a_nested_playout_is_worth_at_least_its_first_line():
     for seed in range(5):
         st, tab, fns, params, log, buf = checkpoint("glory", seed)
         luck = np.uint64(77 + seed)
-        first = core.scripted_playout(st, tab, fns, params, log, buf, core.CK_TURN, 0, 0, 0, luck,
+        first = search.scripted_playout(st, tab, fns, params, log, buf, search.CK_TURN, 0, 0, 0, luck,
                                       buf[10], 0, 9)
-        best = core.nested_playout(st, tab, fns, params, log, buf, core.CK_TURN, 0, 0, 0, luck, 9)
+        best = search.nested_playout(st, tab, fns, params, log, buf, search.CK_TURN, 0, 0, 0, luck, 9)
         assert best >= first
         better += best > first + 4 * 20
     assert better >= 4
@@ -294,16 +300,41 @@ def test_no_single_change_improves_a_nested_line(game):
         st, tab, _, params, log, buf = checkpoint(game, seed)
         fns = (positional,) * 4
         luck = np.uint64(300 + seed)
-        best, m = core.nested_line(st, tab, fns, params, log, buf, core.CK_TURN, 0, 0, 0, luck,
+        best, m = search.nested_line(st, tab, fns, params, log, buf, search.CK_TURN, 0, 0, 0, luck,
                                    rounds)
         line, opts = buf[10][:m].copy(), buf[11][:m].copy()
         assert m > 3 and (opts > 1).any()
-        assert core.scripted_playout(st, tab, fns, params, log, buf, core.CK_TURN, 0, 0, 0, luck,
+        assert search.scripted_playout(st, tab, fns, params, log, buf, search.CK_TURN, 0, 0, 0, luck,
                                      line, m, rounds) == best
         for t in range(m):
             for b in range(opts[t]):
                 if b != line[t]:
                     trial = line.copy()
                     trial[t] = b
-                    assert core.scripted_playout(st, tab, fns, params, log, buf, core.CK_TURN, 0,
+                    assert search.scripted_playout(st, tab, fns, params, log, buf, search.CK_TURN, 0,
                                                  0, 0, luck, trial, t + 1, rounds) <= best, (seed, t, b)
+
+
+# ---------------------------------------------------------------------------- the seam
+
+def attributes(path):
+    """Every ``x.name`` in a source file, as (what x is, name)."""
+    tree = ast.parse(path.read_text())
+    return [(ast.unparse(node.value), node.attr) for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)]
+
+
+def test_the_rules_reach_the_search_only_through_its_seam():
+    """core.py calls search.<name> for the names of search.SEAM only, and never reads the search
+    record itself (``s.search`` or a field of it on a state)."""
+    found = attributes(ROOT / "nesim/kernel/core.py")
+    used = {name for value, name in found if value == "search"}
+    assert used and used <= set(search.SEAM), used - set(search.SEAM)
+    fields = set(SEARCH.names) | {"search"}
+    assert not [(v, n) for v, n in found if n in fields and v != "search"]
+
+
+def test_strategies_ask_the_search_through_the_api_only():
+    for path in [*sorted((ROOT / "strategies").glob("*.py")), ROOT / "nesim/learn.py"]:
+        assert not [n for v, n in attributes(path) if n == "search"], path
+        assert "nesim.kernel.search" not in path.read_text(), path

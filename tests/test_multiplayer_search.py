@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from harness import data
-from nesim.kernel import batch, core
+from nesim.kernel import batch, core, search
 from nesim.kernel.tables import MAXOPTS, STATE
 from nesim.reference import replay
 from nesim.registry import game_table, param_matrix, resolve
@@ -61,12 +61,12 @@ def test_a_searched_placement_depends_only_on_what_the_player_has_seen(game, n):
     tab = game_table(data(game), [spec])
     params = param_matrix([spec] * n)
     fns = (spec.choose,) * 4
-    buf = np.zeros((core.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
+    buf = np.zeros((search.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
     log = np.zeros(0, dtype=np.int32)
     for seed in range(3):
         first = []
         for redeal in (False, True):
-            st = np.zeros(core.LOOKAHEAD_STATES, dtype=STATE)
+            st = np.zeros(search.LOOKAHEAD_STATES, dtype=STATE)
             core.setup(st[0], tab, n, seed)
             st[0]["round"] = 1
             core.start_round(st[0], tab)
@@ -74,8 +74,8 @@ def test_a_searched_placement_depends_only_on_what_the_player_has_seen(game, n):
             if redeal:
                 deal_again(st, tab, seat)
             k = core.placement_options(st[0], tab, seat, buf[0], buf[1])
-            core.plan_turn(st, tab, fns, params, log, buf, seat, k)
-            first.append(int(st[0]["prefix"][0]))
+            search.plan_turn(st, tab, fns, params, log, buf, seat, k)
+            first.append(int(st[0]["search"]["prefix"][0]))
         assert first[0] == first[1]
 
 

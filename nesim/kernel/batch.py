@@ -8,7 +8,7 @@ from typing import Sequence
 import numpy as np
 
 from nesim.cards import GameData
-from nesim.kernel import core
+from nesim.kernel import core, search
 from nesim.kernel.log import to_reference
 from nesim.kernel.tables import LOGMAX, LOGMAX_OPTIONS, MAXBUILDS, MAXOPTS, MAXP, STATE, build_table
 from nesim.reference.replay import DecisionLog
@@ -71,8 +71,8 @@ def play(data: GameData, n_players: int, seeds: Sequence[int] | np.ndarray, stra
     build_round = np.full((g, n_players, MAXBUILDS), -1, dtype=np.int16)
     logs = np.zeros((g if with_log else 1, LOGMAX_OPTIONS if with_log == "options" else LOGMAX),
                     dtype=np.int32)
-    st = np.zeros(core.LOOKAHEAD_STATES, dtype=STATE)  # the game, a playout's copy, a checkpoint
-    buf = np.zeros((core.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
+    st = np.zeros(search.LOOKAHEAD_STATES, dtype=STATE)  # the game, a playout's copy, a checkpoint
+    buf = np.zeros((search.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
     params = np.ascontiguousarray(params, dtype=np.float64)
     fns = tuple(strategies[i % n_players] for i in range(MAXP))
     core.play_batch(seeds, n_players, tab, fns, params, st, buf, np.int64(log_mode), players, rounds, games,

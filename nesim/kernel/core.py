@@ -6,11 +6,14 @@ same order with the same options, so that a kernel game's decision log replays i
 engine. ``st`` is an array of STATE records: ``s = st[0]`` is the game, ``st[1]`` the scratch
 copy that lookahead playouts run on, ``st[2]`` the checkpoint they start from. ``buf`` is a
 scratch array: row 0 the options of the decision being asked, row 1 scratch for can-use checks
-and revealed cards, row 2 the decision's context; rows 3-5 are the same for the playouts, rows
-6-9 the bookkeeping of a lookahead.
+and revealed cards, row 2 the decision's context; the rows after them are the lookahead's.
 
 Decisions go to the strategy function of the seat (``fns[seat]``, signature STRATEGY_SIG), except
 when only one option is legal: that one is taken without a call, and logged all the same.
+
+The lookahead (nesim/kernel/search.py) is not here: the rules call it at a few named places only,
+each written ``search.<entry point>`` (answer, action_phase, run_actions, play_game), and never
+read its record (``s.search``) themselves.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from nesim.kernel.tables import (AGRI, ASSET, CARPENTER, CONS, COPIES, COST, CR_
                                  E_IRONWORK, E_ITEMS_VP, E_LOTTERY, E_MINE, E_MONEY,
                                  E_MUSEUM_GLORY, E_QUARRY, E_RELICS_WP, E_SCHOOL, E_TAKE_ITEMS,
                                  E_TECH_COLLEGE, IND, LOCK, LOGMAX, MAXBUILDS, MAXDECK, MAXOPTS,
-                                 MAXP, MAXPUB, MINE, NEED, NEST_MAX, NT, PREFIX_MAX, ONBUILD,
+                                 MAXP, MAXPUB, MINE, NEED, NT, ONBUILD,
                                  ONBUILD_DOLL,
                                  ONBUILD_VP, ORIG_INITIAL, ORIG_ROUND, ORIG_SOLD, ORIG_SOLO, QUARRY,
                                  R, RELICS_WP, R_CARPENTERS, R_GLORY, R_HAND_LIMIT,
@@ -60,12 +63,8 @@ P_COST, P_EFFECT, P_HAND_LIMIT = range(3)
 (CTX_PURPOSE, CTX_REMAINING, CTX_WORKPLACE, CTX_SHORT, CTX_PLAYOUTS, CTX_CANDIDATES,
  CTX_NEST, CTX_PRIOR, CTX_PRIOR_AT) = range(9)
 # An answer that asks the kernel to choose by playouts: each candidate is played to the end of the
-# game about ctx[CTX_PLAYOUTS] times (see plan_turn)
+# game about ctx[CTX_PLAYOUTS] times (see nesim/kernel/search.py)
 LOOKAHEAD = -2
-LOOKAHEAD_ROWS = 13  # rows of buf that a lookahead needs
-SEARCH_ROW = 12  # the request of a decision searched within a turn or payday (copy_request)
-LOOKAHEAD_STATES = 3  # records of st: the game, a playout's scratch copy, the checkpoint
-MODE_GAME, MODE_PLAYOUT, MODE_PROBE = range(3)  # what a state is (STATE.mode)
 OWN = MAXPUB  # PLACE value of an own building b is OWN + b
 PAIR = NT  # BUILD value of a pair (a, b) is PAIR + a * NT + b
 
@@ -253,60 +252,23 @@ def log_entry(s, log, kind, seat, value):
     s.n_log += 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
-def nest_options(s, kind, p, n):
-    """The options a nested playout may try at this decision: the searching seat's, except a
-    sale (its answer is a set of buildings, not an index)."""
-    return n if kind != K_SELL and p == s.search_seat and s.round < s.nest_until else 0
-
-
 @njit(cache=True, _nrt=False)
 def answer(st, tab, fns, params, buf, kind, p, n):
-    """The raw answer to a decision (an index into buf[0][:n], a bit mask for K_SELL): a recorded
-    answer while the state replays one (lookahead), else the seat's strategy's. A decision with a
-    single option is not put to the strategy but still counted, so replays stay in step."""
+    """The raw answer to a decision (an index into buf[0][:n], a bit mask for K_SELL): the one
+    the search dictates while it replays a turn (search.forced_answer), else the seat's
+    strategy's. A decision with a single option is not put to the strategy but still counted, so
+    replays stay in step."""
     s = st[0]
-    if s.forced_pos < s.prefix_n:
-        a = s.prefix[s.forced_pos]
-        if s.nest:
-            s.prefix_opts[s.forced_pos] = nest_options(s, kind, p, n)
-        s.forced_pos += 1
-        if s.mode == MODE_PLAYOUT and s.forced_pos == s.luck_at:
-            new_luck(s, tab)
+    a = search.forced_answer(s, tab, kind, p, n)
+    if a != search.NO_ANSWER:
         return a
-    if s.halt:
-        return 0
     a = 0
     if kind == K_SELL or n > 1:
         buf[2][CTX_PRIOR] = 0
         a = fns[p](kind, p, buf[0], n, buf[2], st, tab, params[p])
     if a == LOOKAHEAD:
-        if s.mode == MODE_PROBE and kind != K_SELL:
-            stop_probe(s, p, n)
-            return 0
-        a = direct_answer(st, tab, fns, params, buf, kind, p, n)
-    if s.mode == MODE_PROBE:
-        if s.prefix_n < PREFIX_MAX:
-            s.prefix[s.prefix_n] = a
-            s.prefix_n += 1
-            s.forced_pos = s.prefix_n
-        else:
-            s.halt = HALT_FULL
-    elif s.nest and s.prefix_n < NEST_MAX:  # a nested playout keeps every answer it gives
-        s.prefix[s.prefix_n] = a
-        s.prefix_opts[s.prefix_n] = nest_options(s, kind, p, n)
-        s.prefix_n += 1
-        s.forced_pos = s.prefix_n
-    return a
-
-
-@njit(cache=True, _nrt=False)
-def direct_answer(st, tab, fns, params, buf, kind, p, n):
-    """The strategy asked again with ``playout`` set, where a LOOKAHEAD cannot be searched."""
-    s = st[0]
-    s.playout += 1
-    a = fns[p](kind, p, buf[0], n, buf[2], st, tab, params[p])
-    s.playout -= 1
+        a = search.unplanned_lookahead(st, tab, fns, params, buf, kind, p, n)
+    search.record_answer(s, kind, p, n, a)
     return a
 
 
@@ -785,7 +747,8 @@ def public_open(s, tab, i):
     if s.pub_side[i]:
         return False
     c = s.pub_card[i]
-    if c == MINE or (tab[SHARED, c] == 1 and s.n >= 3):
+    shared = tab[SHARED, c]  # from this many players on, any number of units (common.csv)
+    if shared and s.n >= shared:
         return True
     return s.pub_plc[i] == 0
 
@@ -889,7 +852,7 @@ def take_turn(st, tab, fns, params, log, buf, seat, v):
 
 @njit(cache=True, _nrt=False)
 def action_phase(st, tab, fns, params, log, buf):
-    """The game's action phase: each turn is planned first (plan_turn), then played."""
+    """The game's action phase: each turn is planned first (search.plan_turn), then played."""
     s = st[0]
     seat = next_to_place(s, s.start_player)
     while seat >= 0:
@@ -898,19 +861,20 @@ def action_phase(st, tab, fns, params, log, buf):
             s.stuck[seat] = 1
         else:
             if n > 1:
-                plan_turn(st, tab, fns, params, log, buf, seat, n)
+                search.plan_turn(st, tab, fns, params, log, buf, seat, n)
             v = ask(st, tab, fns, params, log, buf, K_PLACE, seat, n)
             take_turn(st, tab, fns, params, log, buf, seat, v)
-            s.prefix_n = s.forced_pos = 0
+            search.answers_played(s)
         seat = next_to_place(s, (seat + 1) % s.n)
 
 
 @njit(cache=True, _nrt=False)
 def run_actions(st, tab, fns, params, log, buf, seat):
-    """The action phase from ``seat`` on, unplanned: what playouts and probes play."""
+    """The action phase from ``seat`` on, unplanned: what playouts and probes play (until a probe
+    halts: search.forced_answer)."""
     s = st[0]
     seat = next_to_place(s, seat)
-    while seat >= 0 and not s.halt:
+    while seat >= 0 and not search.halted(s):
         n = placement_options(s, tab, seat, buf[0], buf[1])
         if n == 0:
             s.stuck[seat] = 1
@@ -919,404 +883,6 @@ def run_actions(st, tab, fns, params, log, buf, seat):
             take_turn(st, tab, fns, params, log, buf, seat, v)
         seat = next_to_place(s, (seat + 1) % s.n)
 
-
-# ---------------------------------------------------------------------------- lookahead
-#
-# A strategy may answer LOOKAHEAD instead of an index (strategies/README.md). For a placement the
-# kernel then plays every candidate to the end of the game on the scratch state st[1] and keeps
-# the best (best_candidate). Within a turn chosen that way, and at every payday once a game has
-# used lookahead, the later decisions may be searched too: the state at the start of the turn
-# (or payday) is kept in st[2]; a probe replays the answers chosen so far from there and goes on,
-# the strategy answering as in the game, until it answers LOOKAHEAD or the turn ends; the
-# decision it stopped at is searched by playouts that replay the same answers and then that
-# candidate. The turn is then played in the game with the whole list of answers. Replays use the
-# real deck until the searched decision (everything drawn before it is known by then); from
-# there a playout shuffles the cards still unseen (new_luck), so a search never sees what the
-# player cannot. Nothing here calls back into plan_turn: playouts and probes run unplanned.
-
-CK_TURN, CK_PAYDAY = range(2)  # where a checkpoint was taken
-HALT_SEARCH, HALT_FULL = 1, 2  # why a probe stopped
-
-
-@njit(cache=True, _nrt=False)
-def stop_probe(s, p, n):
-    """The probe halts at seat p's decision among n options; the strategy's request (budget,
-    candidates, nesting, priors) stays in the probe's ctx, since no strategy is asked after."""
-    s.search_seat = p
-    s.search_n = n
-    s.halt = HALT_SEARCH
-
-
-@njit(cache=True, _nrt=False)
-def new_luck(s, tab):
-    """A playout's own future, from s.luck: fresh generators, and what the searching seat has not
-    seen dealt anew (deal_unseen). In solo the set-aside card B stays on top until it is drawn:
-    the player knows it is there."""
-    known_top = 1 if s.n == 1 and s.deck_n == s.deck_start_n else 0
-    s.rng = s.luck
-    for q in range(s.n):
-        s.srng[q] = mix64(s.luck ^ (GOLDEN * np.uint64(q + 7)))
-    deal_unseen(s, tab, s.search_seat, known_top)
-
-
-@njit(cache=True, _nrt=False)
-def deal_unseen(s, tab, p, known_top):
-    """Deals anew, from the game generator, what seat p cannot see: the deck below its
-    ``known_top`` top cards, and the building cards in the other players' hands (each keeps its
-    number of them, and its consumer items, which every player saw it take). The unseen cards
-    are first put in type order, so that the deal depends on which cards are unseen and on the
-    generator alone, never on where they really lie: a search sampling futures this way, and a
-    strategy asked in a state dealt this way, cannot read the hidden order."""
-    top = s.deck_n - known_top  # the unseen part of the deck is deck[:top]
-    m = top
-    for i in range(known_top):  # lift the known cards off: they go back on top at the end
-        s.deal_n[MAXP + i] = s.deck[top + i]
-    for q in range(s.n):
-        s.deal_n[q] = 0
-        if q == p:
-            continue
-        mask = s.hand_mask[q] & ~(np.int64(1) << CONS)
-        while mask:
-            c = lowest_bit(mask)
-            mask &= mask - 1
-            k = s.hand[q, c]
-            for _ in range(k):
-                s.deck[m] = c
-                m += 1
-            s.deal_n[q] += k
-            add_to_hand(s, q, c, -k)
-    for i in range(1, m):  # insertion sort: a few dozen cards
-        c = s.deck[i]
-        j = i - 1
-        while j >= 0 and s.deck[j] > c:
-            s.deck[j + 1] = s.deck[j]
-            j -= 1
-        s.deck[j + 1] = c
-    shuffle_deck(s, m)
-    for q in range(s.n):
-        for _ in range(s.deal_n[q]):
-            m -= 1
-            add_to_hand(s, q, s.deck[m], 1)
-    for i in range(known_top):
-        s.deck[m + i] = s.deal_n[MAXP + i]
-    s.deck_n = m + known_top
-
-
-@njit(cache=True, _nrt=False)
-def from_checkpoint(st, mode, extra):
-    """st[1] set to the checkpoint st[2] replaying the game's answers so far, then ``extra``
-    (when >= 0), in the given mode."""
-    s = st[0]
-    st[1] = st[2]
-    c = st[1]
-    for i in range(s.prefix_n):
-        c.prefix[i] = s.prefix[i]
-    c.prefix_n = s.prefix_n
-    if extra >= 0:
-        c.prefix[c.prefix_n] = extra
-        c.prefix_n += 1
-    c.forced_pos = 0
-    c.luck_at = c.prefix_n  # a playout's own luck begins after the last answer it replays
-    c.nest = 0
-    c.mode = mode
-    c.playout = 1 if mode == MODE_PLAYOUT else 0
-    c.halt = 0
-
-
-@njit(cache=True, _nrt=False)
-def resume(st, tab, fns, params, log, buf, ck, seat):
-    """Plays from a checkpoint of kind ``ck`` (a turn of ``seat``, or a payday) to the game's end."""
-    s = st[0]
-    if ck == CK_TURN:
-        run_actions(st, tab, fns, params, log, buf, seat)
-    payday(st, tab, fns, params, log, buf)
-    for rnd in range(s.round + 1, tab[R, R_ROUNDS] + 1):
-        s.round = rnd
-        start_round(s, tab)
-        run_actions(st, tab, fns, params, log, buf, s.start_player)
-        payday(st, tab, fns, params, log, buf)
-
-
-# Playouts are played by the strategies' quick policies, which meet wages far worse than a
-# searched game does (strong's Glory playouts run up 20 or more Unpaid Wage cards where its
-# searched games end with 4), so a solo playout gives back a quarter of the penalty for the
-# Unpaid Wage cards it adds: a position with more wages to meet is not blamed for all of the
-# policy's failures. Against none, strong paired on the same seeds: Glory +3.8 +- 1.3 points over
-# 240 games, Mecenat +6.3 +- 2.4 and Progress +0.8 +- 1.6 over 200; giving back 0.8 lost 28 points.
-SOLO_QUARTERS = 4  # solo values are in quarter points, so one penalty per added card is a quarter
-
-
-@njit(cache=True, _nrt=False)
-def playout_value(s, tab, p, out, unpaid_before):
-    """What a finished playout is worth to seat p: its score, less the best opponent's; in solo,
-    in quarter points, with a quarter of the added unpaid-wage penalty given back."""
-    score(s, tab, p, out)
-    value = out[F_SCORE]
-    if s.n == 1:
-        added = s.unpaid[p] - unpaid_before
-        return SOLO_QUARTERS * value + tab[R, R_UNPAID_PENALTY] * added
-    best_other = -(1 << 30)
-    for q in range(s.n):
-        if q != p:
-            score(s, tab, q, out)
-            best_other = max(best_other, out[F_SCORE])
-    return value - best_other
-
-
-@njit(cache=True, _nrt=False)
-def playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck):
-    """Seat p's value of one playout from the checkpoint with answer j to the searched decision."""
-    from_checkpoint(st, MODE_PLAYOUT, j)
-    c = st[1]
-    c.luck = luck
-    c.search_seat = p  # whose unseen cards the playout deals anew
-    resume(st[1:2], tab, fns, params, log, buf[3:6], ck, seat)
-    return playout_value(c, tab, p, buf[9], st[0].unpaid[p])
-
-
-@njit(cache=True, _nrt=False)
-def scripted_playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck, script, m, rounds):
-    """A playout with answer j that then replays script[:m] and records every later answer and
-    its number of options in st[1].prefix and prefix_opts. Its luck begins right after j, so
-    every script played from j meets the same unseen deck."""
-    from_checkpoint(st, MODE_PLAYOUT, j)
-    c = st[1]
-    c.luck = luck
-    m = min(m, NEST_MAX - c.prefix_n)
-    for i in range(m):
-        c.prefix[c.prefix_n + i] = script[i]
-    c.prefix_n += m
-    c.nest = 1
-    c.search_seat = p
-    c.nest_until = st[0].round + rounds
-    resume(st[1:2], tab, fns, params, log, buf[3:6], ck, seat)
-    return playout_value(c, tab, p, buf[9], c.unpaid[p])  # the line is searched: no give-back
-
-
-@njit(cache=True, _nrt=False)
-def kept_line(c, start, seq, opts):
-    """Copies the answers a nested playout gave after its candidate into seq and opts."""
-    m = c.prefix_n - start
-    for i in range(m):
-        seq[i] = c.prefix[start + i]
-        opts[i] = c.prefix_opts[start + i]
-    return m
-
-
-@njit(cache=True, _nrt=False)
-def nested_line(st, tab, fns, params, log, buf, ck, seat, p, j, luck, rounds):
-    """Seat p's best line after answer j in one sampled future, by a nested Monte Carlo search of
-    level 1 (Cazenave 2009) over seat p's later decisions: play the policy on, then at each later
-    decision in turn try every other option with the policy after it, and keep the best line
-    found so far. Returns its value and length; the line itself is left in buf[10] and its
-    decisions' option counts in buf[11]. The future is sampled (luck), not the real one, so the
-    search is honest: it values j by what a player who planned well from there would make of it.
-    Decisions are taken in order and only later ones change once a line is kept, so with a policy
-    that draws no random numbers every single change to the returned line, the policy playing on
-    after it, was tried and is worth no more (with one that does, the kept option's continuation
-    drew other numbers than a replay of it would)."""
-    s = st[0]
-    seq = buf[10]
-    opts = buf[11]
-    start = s.prefix_n + 1
-    best = scripted_playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck, seq, 0, rounds)
-    m = kept_line(st[1], start, seq, opts)
-    i = 0
-    while i < m:  # a better line may be longer or shorter than the one it replaces
-        keep = seq[i]
-        for b in range(opts[i]):
-            if b == keep:
-                continue
-            seq[i] = b
-            v = scripted_playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck, seq, i + 1,
-                                 rounds)
-            if v > best:
-                best = v
-                m = kept_line(st[1], start, seq, opts)
-                keep = b
-            else:
-                seq[i] = keep
-        i += 1
-    return best, m
-
-
-@njit(cache=True, _nrt=False)
-def nested_playout(st, tab, fns, params, log, buf, ck, seat, p, j, luck, rounds):
-    """Seat p's value of answer j in one sampled future: that of the best line nested_line finds."""
-    return nested_line(st, tab, fns, params, log, buf, ck, seat, p, j, luck, rounds)[0]
-
-
-@njit(cache=True, _nrt=False)
-def best_candidate(st, tab, fns, params, log, buf, ck, seat, p, n, ctx):
-    """The answer among 0..n-1 (those in the bit mask ``mask = ctx[CTX_CANDIDATES]``, or all when
-    it is 0) with the best mean playout value for seat p, by sequential halving (after Karnin,
-    Koren and Somekh 2013) over ceil(log2 m) rounds: every surviving candidate gets budget /
-    (survivors x rounds left) playouts, budget = k x m with k = ctx[CTX_PLAYOUTS], and the better
-    half by mean goes on. Each round thus spends the budget over the rounds left rather than over
-    all rounds, so the total comes to about 1.5-2 times the budget (m = 4: 1.5; m = 6: 1.8), most
-    of it on the finalists.
-    Playout j of every candidate uses the same shuffle, so candidates meet the same luck. With
-    ``nest = ctx[CTX_NEST]`` each playout is a nested one (nested_playout); the halving then
-    matters most, since the few sampled futures a nested search can afford are spent mostly on
-    the finalists.
-    When ``ctx[CTX_PRIOR]`` is set, candidate i is ranked by its mean plus its prior
-    ``ctx[CTX_PRIOR_AT + i]`` (thousandths of a point, turned into the playout value's unit)."""
-    s = st[0]
-    k, mask, nest = ctx[CTX_PLAYOUTS], ctx[CTX_CANDIDATES], ctx[CTX_NEST]
-    prior_unit = 0.0
-    if ctx[CTX_PRIOR] != 0 and n + CTX_PRIOR_AT <= ctx.shape[0]:
-        prior_unit = (SOLO_QUARTERS if s.n == 1 else 1) / 1000.0
-    prior = ctx[CTX_PRIOR_AT:]
-    alive = buf[6]  # 1 while answer i is a candidate
-    done = buf[7]  # its playouts so far
-    total = buf[8]  # the sum of their values
-    m = 0
-    for i in range(n):
-        alive[i] = 1 if mask == 0 or (i < 63 and (mask >> i) & 1) else 0
-        done[i] = 0
-        total[i] = 0
-        m += alive[i]
-    if m == 0 or k <= 0:
-        return 0
-    steps = 0
-    while (1 << steps) < m:
-        steps += 1
-    budget = k * m
-    where = s.round * 4096 + s.placed[p] * 128 + s.prefix_n + 1  # this decision in the game
-    seed = mix64(s.rng ^ s.srng[p] ^ (GOLDEN * np.uint64(where)))
-    while True:
-        share = max(1, budget // (m * max(steps, 1)))
-        for i in range(n):
-            if alive[i]:
-                for _ in range(share):
-                    luck = mix64(seed + GOLDEN * np.uint64(done[i] + 1))
-                    if nest:
-                        total[i] += nested_playout(st, tab, fns, params, log, buf, ck, seat, p, i,
-                                                   luck, nest)
-                    else:
-                        total[i] += playout(st, tab, fns, params, log, buf, ck, seat, p, i, luck)
-                    done[i] += 1
-        best = best_mean(alive, done, total, n, prior, prior_unit)
-        if m <= 1 or steps <= 1:
-            return best
-        keep = (m + 1) // 2
-        for _ in range(m - keep):
-            alive[worst_mean(alive, done, total, n, prior, prior_unit)] = 0
-        m = keep
-        steps -= 1
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def best_mean(alive, done, total, n, prior, unit):
-    best = -1
-    for i in range(n):
-        if alive[i] and (best < 0 or better_mean(i, best, done, total, prior, unit)):
-            best = i
-    return best
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def worst_mean(alive, done, total, n, prior, unit):
-    worst = -1
-    for i in range(n):
-        if alive[i] and (worst < 0 or not better_mean(i, worst, done, total, prior, unit)):
-            worst = i
-    return worst
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def better_mean(i, j, done, total, prior, unit):
-    """Whether candidate i's mean (plus its prior, when ``unit`` is not 0) beats j's; without
-    priors in whole numbers, so that ties fall the same way on every machine."""
-    if unit == 0.0:
-        return total[i] * done[j] > total[j] * done[i]
-    return total[i] / done[i] + unit * prior[i] > total[j] / done[j] + unit * prior[j]
-
-
-@njit(cache=True, _nrt=False)
-def probe(st, tab, fns, params, log, buf, ck, seat):
-    """Replays the turn (or payday) from the checkpoint with the answers chosen so far and goes on
-    as the game would; appends the answers it meets to the game's list. True if it stopped at a
-    decision to search (its kind, seat and budget are in st[1].search_*)."""
-    s = st[0]
-    from_checkpoint(st, MODE_PROBE, -1)
-    scratch = st[1:2]
-    c = st[1]
-    sbuf = buf[3:6]
-    if ck == CK_TURN:
-        n = placement_options(c, tab, seat, sbuf[0], sbuf[1])
-        v = ask(scratch, tab, fns, params, log, sbuf, K_PLACE, seat, n)
-        take_turn(scratch, tab, fns, params, log, sbuf, seat, v)
-    else:
-        payday(scratch, tab, fns, params, log, sbuf)
-    for i in range(s.prefix_n, c.prefix_n):
-        s.prefix[i] = c.prefix[i]
-    s.prefix_n = c.prefix_n
-    return c.halt == HALT_SEARCH
-
-
-@njit(cache=True, _nrt=False)
-def copy_request(c, buf):
-    """The request of the decision a probe stopped at (budget, candidates, nesting and, when
-    CTX_PRIOR is set, the priors), copied out of the probe's ctx (buf[5], which the playouts
-    reuse) into buf[SEARCH_ROW]."""
-    ctx = buf[SEARCH_ROW]
-    for i in range(CTX_PLAYOUTS, CTX_PRIOR_AT):
-        ctx[i] = buf[5][i]
-    if ctx[CTX_PRIOR]:
-        for i in range(CTX_PRIOR_AT, min(CTX_PRIOR_AT + c.search_n, ctx.shape[0])):
-            ctx[i] = buf[5][i]
-
-
-@njit(cache=True, _nrt=False)
-def plan_answers(st, tab, fns, params, log, buf, ck, seat):
-    """Fills the game's answer list for the turn (or payday) from the checkpoint: probe, search
-    the decision the probe stopped at, add the best answer, and again until none is left."""
-    s = st[0]
-    c = st[1]
-    while s.prefix_n < PREFIX_MAX:
-        if not probe(st, tab, fns, params, log, buf, ck, seat):
-            if c.halt == 0:  # the strategies' generators as if they had answered in the game
-                for q in range(s.n):
-                    s.srng[q] = c.srng[q]
-            return
-        copy_request(c, buf)
-        j = best_candidate(st, tab, fns, params, log, buf, ck, seat, c.search_seat, c.search_n,
-                           buf[SEARCH_ROW])
-        s.prefix[s.prefix_n] = j
-        s.prefix_n += 1
-
-
-@njit(cache=True, _nrt=False)
-def plan_turn(st, tab, fns, params, log, buf, p, n):
-    """Seat p's placement answer (and, after a LOOKAHEAD, the whole turn's) put on the game's
-    answer list, which the turn then replays. The list is empty here: every turn and payday of
-    the game empties it when done."""
-    s = st[0]
-    buf[2][CTX_PRIOR] = 0
-    a = fns[p](K_PLACE, p, buf[0], n, buf[2], st, tab, params[p])
-    if a != LOOKAHEAD or st.shape[0] < LOOKAHEAD_STATES:
-        if a == LOOKAHEAD:
-            a = direct_answer(st, tab, fns, params, buf, K_PLACE, p, n)
-        s.prefix[0] = a
-        s.prefix_n = 1
-        return
-    s.lookahead_on = 1
-    st[2] = st[0]
-    s.prefix[0] = best_candidate(st, tab, fns, params, log[:0], buf, CK_TURN, p, p, n, buf[2])
-    s.prefix_n = 1
-    plan_answers(st, tab, fns, params, log[:0], buf, CK_TURN, p)
-
-
-@njit(cache=True, _nrt=False)
-def planned_payday(st, tab, fns, params, log, buf):
-    """The game's payday; once the game has used lookahead its decisions may be searched too."""
-    s = st[0]
-    if s.lookahead_on and st.shape[0] >= LOOKAHEAD_STATES:
-        st[2] = st[0]
-        plan_answers(st, tab, fns, params, log[:0], buf, CK_PAYDAY, -1)
-    payday(st, tab, fns, params, log, buf)
-    s.prefix_n = s.forced_pos = 0
 
 
 # ---------------------------------------------------------------------------- payday
@@ -1463,9 +1029,6 @@ def clear_state(s):
     s.round = 0
     s.error = 0
     s.n_log = 0
-    s.mode = MODE_GAME
-    s.playout = s.halt = s.lookahead_on = 0
-    s.prefix_n = s.forced_pos = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -1514,6 +1077,13 @@ def setup(s, tab, n, seed):
             append_public(s, CARPENTER, ORIG_INITIAL)
         if tab[R, R_GLORY]:
             append_public(s, RELICS_WP, ORIG_INITIAL)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def known_on_top(s):
+    """How many top cards of the deck every player knows: in solo the set-aside card B, laid on
+    top at setup, until the first draw; none otherwise."""
+    return 1 if s.n == 1 and s.deck_n == s.deck_start_n else 0
 
 
 @njit(cache=True, _nrt=False)
@@ -1679,11 +1249,14 @@ def play_game(st, tab, fns, params, log, buf, seed, n, res, rounds_out):
     """One whole game; fills res[p, F_*] and rounds_out[round, p, RF_*]; returns the winner."""
     s = st[0]
     setup(s, tab, n, seed)
+    search.new_game(s)
     for rnd in range(1, tab[R, R_ROUNDS] + 1):
         s.round = rnd
         start_round(s, tab)
         action_phase(st, tab, fns, params, log, buf)
-        planned_payday(st, tab, fns, params, log, buf)
+        search.plan_payday(st, tab, fns, params, log, buf)
+        payday(st, tab, fns, params, log, buf)
+        search.answers_played(s)
         for p in range(n):
             row = rounds_out[rnd - 1, p]
             row[RF_MONEY] = s.money[p]
@@ -1721,3 +1294,9 @@ def play_batch(seeds, n, tab, fns, params, st, buf, log_mode, players_out, round
             for i in range(s.n_builds[p]):
                 builds_card[g, p, i] = s.build_card[p, i]
                 builds_round[g, p, i] = s.build_round[p, i]
+
+
+# Late: the search builds on the rules above (it plays them to weigh its candidates), and the
+# rules call it only through the entry points named ``search.<name>`` in this file. Numba reads
+# the module's functions when it compiles, after both modules are loaded.
+from nesim.kernel import search  # noqa: E402

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from nesim.cards import END_RULES, GameData
+from nesim.cards import END_RULES, RULE_FIELDS, GameData
 
 MAXP = 4  # players
 NT = 32  # hand/building slots: building types 0..30, consumer item at CONS
@@ -44,30 +44,36 @@ NEST_MAX = 512  # answers a nested playout can replay, from a checkpoint to the 
 NROWS = 22
 NCOLS = 64
 
-# columns of row R (rule parameters)
-R_ROUNDS = 0
-R_WAGES = 1  # .. 1 + MAXROUNDS
-R_START_MONEY = 13  # 4 values
-R_SOLO_MONEY = 17
-R_START_HAND = 18
-R_START_WORKERS = 19
-R_MAX_WORKERS = 20
-R_HAND_LIMIT = 21
-R_WAREHOUSE_BONUS = 22
-R_VP_SET = 23
-R_VP_POINTS = 24
-R_UNPAID_PENALTY = 25
-R_CARPENTERS = 26  # 4 values
-R_SOLO_DIV = 30
-R_SOLO_TARGET = 31
-R_SOLO_A = 32  # a card id
-R_SOLO_B = 33
-R_NTYPES = 34
-R_GLORY = 35
-R_ID_WAREHOUSE = 36  # -1 when the game has no such card
-R_ID_COMPANY_HOUSE = 37
-R_ID_BURNT_FIELD = 38
-R_ROUND_CARD = 40  # .. 40 + MAXROUNDS: card id arriving at the start of round r, or -1
+# columns of row R: first the rule parameters, one column per field of cards.Rules in its order
+# (a tuple field one per round or per player count: RULE_WIDTHS), so that a new rule parameter
+# gets its column from its field; then what build_table derives from the cards
+RULE_WIDTHS = {"wages": MAXROUNDS, "start_money": MAXP, "carpenters": MAXP}
+assert all(name in RULE_WIDTHS for name, kind in RULE_FIELDS.items() if "tuple" in str(kind)), \
+    "every tuple field of cards.Rules needs its number of columns in RULE_WIDTHS"
+
+
+def _rule_columns() -> tuple[dict[str, int], int]:
+    """Rule field -> its first column of row R, and the first column after them."""
+    columns, at = {}, 0
+    for name in RULE_FIELDS:
+        columns[name] = at
+        at += RULE_WIDTHS.get(name, 1)
+    return columns, at
+
+
+RULE_COLUMNS, _RULES_END = _rule_columns()
+(R_ROUNDS, R_WAGES, R_START_MONEY, R_SOLO_MONEY, R_START_HAND, R_START_WORKERS, R_MAX_WORKERS,
+ R_HAND_LIMIT, R_WAREHOUSE_BONUS, R_VP_SET, R_VP_POINTS, R_UNPAID_PENALTY, R_CARPENTERS, R_SOLO_DIV,
+ R_SOLO_TARGET, R_SOLO_A, R_SOLO_B) = (RULE_COLUMNS[name] for name in (
+    "rounds", "wages", "start_money", "solo_start_money", "start_hand", "start_workers",
+    "max_workers", "hand_limit", "warehouse_hand_bonus", "vp_set_size", "vp_set_points",
+    "unpaid_wage_penalty", "carpenters", "solo_sale_divisor", "solo_target", "solo_a", "solo_b"))
+# derived from the cards: the number of building types, whether the game is Glory, the ids of
+# the buildings some rules name (-1 when the game has no such card), and from R_ROUND_CARD on, the
+# card id arriving at the start of round r (-1: none), MAXROUNDS columns
+(R_NTYPES, R_GLORY, R_ID_WAREHOUSE, R_ID_COMPANY_HOUSE, R_ID_BURNT_FIELD,
+ R_ROUND_CARD) = range(_RULES_END, _RULES_END + 6)
+assert R_ROUND_CARD + MAXROUNDS <= NCOLS, "row R has room for every rule column"
 
 # cost rules and end-game rules
 CR_NONE, CR_IF_AGRI, CR_PER_IND, CR_IF_VP = range(4)
@@ -118,7 +124,6 @@ TERMS_IDS = {
 }
 # lock cards' effects when built -> row ONBUILD; the number goes to row EA
 ONBUILD_IDS = {"vp_on_build": ONBUILD_VP, "doll_on_build": ONBUILD_DOLL}
-SHARED_AT_3_PLUS = ("stall", "market", "supermarket", "department_store", "world_expo")
 
 
 def effect_row(effect) -> tuple[int, int, int, int]:
@@ -168,26 +173,17 @@ def build_table(data: GameData) -> np.ndarray:
         if c.kind != "consumer":
             cid = ids[c.key]
             t[EFFECT, cid], t[EA, cid], t[EB, cid], t[EC, cid] = effect_row(c.effect)
-    for key in SHARED_AT_3_PLUS:
-        t[SHARED, ids[key]] = 1
-    r = data.rules
-    t[R, R_ROUNDS] = r.rounds
-    t[R, R_WAGES:R_WAGES + r.rounds] = r.wages
-    t[R, R_START_MONEY:R_START_MONEY + 4] = r.start_money
-    t[R, R_SOLO_MONEY] = r.solo_start_money
-    t[R, R_START_HAND] = r.start_hand
-    t[R, R_START_WORKERS] = r.start_workers
-    t[R, R_MAX_WORKERS] = r.max_workers
-    t[R, R_HAND_LIMIT] = r.hand_limit
-    t[R, R_WAREHOUSE_BONUS] = r.warehouse_hand_bonus
-    t[R, R_VP_SET] = r.vp_set_size
-    t[R, R_VP_POINTS] = r.vp_set_points
-    t[R, R_UNPAID_PENALTY] = r.unpaid_wage_penalty
-    t[R, R_CARPENTERS:R_CARPENTERS + 4] = r.carpenters
-    t[R, R_SOLO_DIV] = r.solo_sale_divisor
-    t[R, R_SOLO_TARGET] = r.solo_target
-    t[R, R_SOLO_A] = ids[r.solo_a]
-    t[R, R_SOLO_B] = ids[r.solo_b]
+            t[SHARED, cid] = c.shared_from or 0
+    for name, column in RULE_COLUMNS.items():
+        value = getattr(data.rules, name)
+        if isinstance(value, str):  # a card key (solo_a, solo_b): its card id
+            value = ids[value]
+        if isinstance(value, tuple):
+            if len(value) > RULE_WIDTHS[name]:
+                raise ValueError(f"the kernel holds at most {RULE_WIDTHS[name]} values of {name}")
+            t[R, column:column + len(value)] = value
+        else:
+            t[R, column] = value
     t[R, R_NTYPES] = len(data.buildings)
     t[R, R_GLORY] = data.game == "glory"
     for col, key in ((R_ID_WAREHOUSE, "warehouse"), (R_ID_COMPANY_HOUSE, "company_house"),
@@ -195,10 +191,30 @@ def build_table(data: GameData) -> np.ndarray:
         t[R, col] = data.index.get(key, -1)
     t[R, R_ROUND_CARD:R_ROUND_CARD + MAXROUNDS] = -1
     for rnd, key in data.round_cards().items():
-        if rnd <= r.rounds:
+        if rnd <= data.rules.rounds:
             t[R, R_ROUND_CARD + rnd - 1] = ids[key]
     return t
 
+
+# The lookahead's record (nesim/kernel/search.py), one in each state of ``st`` so that copying a
+# state copies its search: what the state is (MODE_*), whether its strategies answer directly
+# (inside a playout), the answers recorded or to be replayed since the checkpoint, the decision a
+# probe stopped at, and the luck of a playout's sampled future.
+SEARCH = np.dtype([
+    ("mode", np.int32), ("playout", np.int32), ("halt", np.int32), ("lookahead_on", np.int32),
+    ("prefix", np.int64, (NEST_MAX,)), ("prefix_n", np.int32), ("forced_pos", np.int32),
+    # nested playouts (search.nested_playout): 1 while the answers are recorded to the game's end,
+    # each one's number of options (0: not to be searched), and where the playout's luck begins
+    ("nest", np.int32), ("prefix_opts", np.int16, (NEST_MAX,)), ("luck_at", np.int32),
+    ("nest_until", np.int32),
+    # the seat whose decision is searched (whose unseen cards a playout deals anew), and the
+    # number of options of the decision a probe stopped at
+    ("seat", np.int32), ("n_options", np.int32),
+    ("luck", np.uint64),
+    # scratch of search.deal_unseen: each seat's building cards dealt anew, then the known top
+    # cards of the deck (at most MAXP + 4 numbers)
+    ("deal_n", np.int32, (MAXP + 4,)),
+])
 
 STATE = np.dtype([
     ("deck", np.int32, (MAXDECK,)), ("deck_n", np.int32), ("discard", np.int32, (NT,)),
@@ -220,25 +236,13 @@ STATE = np.dtype([
     ("round", np.int32), ("n", np.int32), ("error", np.int32), ("n_log", np.int32),
     ("rng", np.uint64), ("srng", np.uint64, (MAXP,)),
     # deck size right after setup: in solo the set-aside card B lies known on top of the deck
-    # until the first draw (a playout must not shuffle it away)
+    # until the first draw (core.known_on_top)
     ("deck_start_n", np.int32),
-    # lookahead (see core.plan_turn): what the state is (MODE_*), 1 inside a playout (strategies
-    # answer directly there), the answers recorded or to be replayed since the checkpoint, the
-    # decision a probe stopped at, and the seed of a playout's shuffle
-    ("mode", np.int32), ("playout", np.int32), ("halt", np.int32), ("lookahead_on", np.int32),
-    ("prefix", np.int64, (NEST_MAX,)), ("prefix_n", np.int32), ("forced_pos", np.int32),
-    # nested playouts (core.nested_playout): 1 while the answers are recorded to the game's end,
-    # each one's number of options (0: not to be searched), and where the playout's luck begins
-    ("nest", np.int32), ("prefix_opts", np.int16, (NEST_MAX,)), ("luck_at", np.int32),
-    ("nest_until", np.int32),
-    ("search_seat", np.int32), ("search_n", np.int32),
-    ("luck", np.uint64),
     # 1 when the game's log also records the options of every decision (LOG_OPTIONS, for the
     # kernel-reference differential); not cleared by setup, set per batch
     ("log_opts", np.int32),
-    # scratch of core.deal_unseen: each seat's building cards dealt anew, then the known top
-    # cards of the deck (at most MAXP + 4 numbers)
-    ("deal_n", np.int32, (MAXP + 4,)),
+    # the lookahead's own record (SEARCH): the rules never read it
+    ("search", SEARCH),
 ])
 STATE_T = numba.from_dtype(STATE)
 

@@ -23,8 +23,6 @@ from nesim.rng import SplitMix64
 
 Gen = Generator[Decision, Any, Any]
 
-# Round cards and initial workplaces that any number of units may share at 3-4 players.
-SHARED_AT_3_PLUS = frozenset({"stall", "market", "supermarket", "department_store", "world_expo"})
 
 
 class Game:
@@ -52,6 +50,8 @@ class Game:
         self.discard: Counter = Counter()  # building discard pile, by key
         self.limbo: Counter = Counter()  # building cards between places (being built, revealed)
         self.public: list[Workplace] = []
+        # common workplaces any number of units may share, from this many players on (common.csv)
+        self.shared_from = {c.key: c.shared_from for c in data.common if c.shared_from is not None}
         self.players: list[Player] = []
         self.start_player = 0
         self.finished = False
@@ -165,7 +165,8 @@ class Game:
     def _public_open(self, wp: Workplace) -> bool:
         if wp.sideways:
             return False
-        if wp.key == "mine" or (wp.key in SHARED_AT_3_PLUS and self.n >= 3):
+        shared = self.shared_from.get(wp.key)
+        if shared is not None and self.n >= shared:
             return True
         return wp.placements == 0
 

@@ -32,8 +32,8 @@ experiments/results/strong-history.md.
 import numpy as np
 from numba import njit
 
-from nesim.kernel.api import CTX_SHORT, K_MODE, K_PLACE, K_SELL, LOOKAHEAD, STRATEGY_SIG
-from nesim.kernel.core import MODE_PLAYOUT
+from nesim.kernel.api import (CTX_SHORT, K_MODE, K_PLACE, K_SELL, LOOKAHEAD, STRATEGY_SIG, in_playout,
+                              playout_luck)
 from nesim.kernel.tables import CONS, NT
 from strategies.strong.learned import LEARNED_STATE, one_ply_values, table_rows
 from strategies.strong.search import search_request
@@ -66,8 +66,9 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
     fill_weights(w, params, s.n == 1)
     for i in range(WORTH_SIZE):
         worth[i] = np.nan
-    if s.n == 1 and s.mode == MODE_PLAYOUT and params[P_SOLO_JITTER] > 0:
-        jitter(w, s.luck, params[P_SOLO_JITTER])
+    sampled, luck = playout_luck(s)
+    if s.n == 1 and sampled and params[P_SOLO_JITTER] > 0:
+        jitter(w, luck, params[P_SOLO_JITTER])
     if kind == K_SELL:
         loss = sale_loss(s, tab, p, opts, n, w, per_option)
         return cheapest_legal_sale(s, tab, opts, n, ctx[CTX_SHORT], loss)
@@ -79,7 +80,7 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
     if search_request(kind, s, tab, p, opts, n, ctx, params, w, keep, worth, position, per_option):
         return LOOKAHEAD
     if kind == K_PLACE and s.n == 1:
-        if s.playout == 0:  # inside playouts the one-ply choice: half the time, as good
+        if not in_playout(s):  # inside playouts the one-ply choice: half the time, as good
             return solo_placement(s, tab, p, opts, n, w, worth, keep, per_option)
     one_ply_values(kind, s, tab, p, opts, n, ctx, params, w, keep, worth, position, per_option)
     best = 0

@@ -7,13 +7,13 @@ a share of each candidate's corrected one-ply value goes with the request as its
 (``solo_prior``, ``solo_sub_prior``): without corrections the one-ply value is the playouts' own
 policy, and a prior would only count it twice. In games of 2-4 players, ``search`` and
 ``search_sub`` search placements and builds, discards and keeps the same way (0: one-ply play).
-Inside a playout (``s.playout``) nothing is searched.
+Inside a playout (``in_playout``) nothing is searched.
 """
 
 from numba import njit
 
 from nesim.kernel.api import (CTX_CANDIDATES, CTX_NEST, CTX_PLAYOUTS, CTX_PRIOR, CTX_PRIOR_AT, K_BUILD,
-                              K_DISCARD, K_KEEP, K_PLACE)
+                              K_DISCARD, K_KEEP, K_PLACE, in_playout)
 from strategies.strong.learned import has_learned, one_ply_values
 from strategies.strong.weights import (P_SEARCH, P_SEARCH_SUB, P_SOLO_NEST, P_SOLO_PLAYOUTS, P_SOLO_PRIOR,
                                        P_SOLO_SUB, P_SOLO_SUB_PRIOR)
@@ -24,7 +24,7 @@ def search_request(kind, s, tab, p, opts, n, ctx, params, w, keep, worth, positi
     """Whether this decision (not a sale or Farm Village's mode) is searched; if so, the request
     is written into ``ctx`` (playouts, candidates, nesting, priors) and the caller answers
     LOOKAHEAD. ``keep``, ``position`` and ``out`` are room for the priors' one-ply values."""
-    if s.playout != 0:
+    if in_playout(s):
         return False
     searchable = kind == K_PLACE or kind == K_BUILD or kind == K_DISCARD or kind == K_KEEP
     if s.n == 1:
