@@ -188,3 +188,29 @@ def test_a_building_is_worth_what_it_adds_to_the_bonuses_owned(h):
         added = strong_bonuses.bonus_total(s, tab, 0, b, -1) - base
         assert np.isclose(strong_values.build_value(s, tab, 0, b, 0, w, shared),
                           tab[ASSET, b] + w[strong_weights.P_BONUS] * added + use, rtol=0, atol=1e-9)
+
+
+def test_farm_village_trades_by_the_numbers_of_its_effect_not_by_glorys():
+    """strong's Farm Village choice (take items, or trade items for cards) reads the effect's
+    numbers from the table: a variant that draws many cards for the trade trades, one that draws
+    none takes the items, whatever the printed card says."""
+    from nesim.kernel.api import CTX_WORKPLACE, K_MODE
+    from nesim.kernel.tables import EB, EC, MAXOPTS, card_ids
+
+    data = load_game("glory")
+    farm = card_ids(data)["farm_village"]
+    params = np.array(list(strong.PARAMS.values()))
+    answers = {}
+    for drawn in (0, 3, 30):
+        tab = TABLES["glory"].copy()
+        tab[EC, farm] = drawn
+        st_ = np.zeros(1, dtype=STATE)
+        core.setup(st_[0], tab, 2, 5)
+        st_["search"]["playout"][0] = 1  # answer directly
+        core.add_to_hand(st_[0], 0, CONS, int(tab[EB, farm]))
+        ctx = np.zeros(MAXOPTS, dtype=np.int64)
+        ctx[CTX_WORKPLACE] = farm
+        opts = np.zeros(MAXOPTS, dtype=np.int64)
+        opts[1] = 1
+        answers[drawn] = strong.choose(K_MODE, 0, opts, 2, ctx, st_, tab, params)
+    assert answers[0] == 0 and answers[30] == 1

@@ -32,9 +32,9 @@ experiments/results/strong-history.md.
 import numpy as np
 from numba import njit
 
-from nesim.kernel.api import (CTX_SHORT, K_MODE, K_PLACE, K_SELL, LOOKAHEAD, STRATEGY_SIG, in_playout,
+from nesim.kernel.api import (CTX_SHORT, CTX_WORKPLACE, K_MODE, K_PLACE, K_SELL, LOOKAHEAD, STRATEGY_SIG, in_playout,
                               playout_luck)
-from nesim.kernel.tables import CONS, NT
+from nesim.kernel.tables import CONS, EA, EB, EC, NT
 from strategies.strong.learned import LEARNED_STATE, one_ply_values, table_rows
 from strategies.strong.search import search_request
 from strategies.strong.solo import solo_placement
@@ -72,9 +72,10 @@ def decide(kind, seat, opts, n, ctx, st, tab, params, scratch):
     if kind == K_SELL:
         loss = sale_loss(s, tab, p, opts, n, w, per_option)
         return cheapest_legal_sale(s, tab, opts, n, ctx[CTX_SHORT], loss)
-    if kind == K_MODE:  # Farm Village: trade 2 items for 3 cards unless the items are wanted
+    if kind == K_MODE:  # Farm Village: trade items for cards unless the items are wanted
+        wp = ctx[CTX_WORKPLACE]  # its effect's numbers: items taken, items traded, cards drawn
         wanted = hand_value(s, tab, p, CONS, w, worth) - ITEM_KEEP * w[P_ITEM]
-        if 3 * w[P_CARD] > 2 * w[P_ITEM] + 2 * wanted:
+        if tab[EC, wp] * w[P_CARD] > tab[EA, wp] * w[P_ITEM] + tab[EB, wp] * wanted:
             return 1
         return 0
     if search_request(kind, s, tab, p, opts, n, ctx, params, w, keep, worth, position, per_option):
