@@ -21,7 +21,7 @@ from strategies.random import choose as random_choose
 
 GAMES = ["progress", "mecenat", "glory"]
 COUNTS = [1, 2, 3, 4]
-DIFF_GAMES = 1_000  # per game and player count; the slow test plays 20,000 of each
+DIFF_GAMES = 600  # per game and player count (CI time); the slow test plays 20,000 of each
 CHECKED = 60  # of these, replayed with the invariants checked after every decision
 
 
