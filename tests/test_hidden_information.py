@@ -111,25 +111,31 @@ def test_the_deal_keeps_every_count_a_player_can_see(game):
     assert not (s["deck"][:s["deck_n"]] == b["deck"][:b["deck_n"]]).all()  # dealt anew
 
 
+def searched_first_placement(spec_text, game, n, seed, redeal):
+    """The first placement a searching strategy chooses in a game of n players (the start
+    player's, in round 1), with what that player cannot see as dealt or dealt anew."""
+    spec = resolve(spec_text)
+    tab = game_table(data(game), [spec])
+    params = param_matrix([spec] * n)
+    fns = (spec.choose,) * 4
+    buf = np.zeros((search.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
+    st = np.zeros(search.LOOKAHEAD_STATES, dtype=STATE)
+    core.setup(st[0], tab, n, seed)
+    st[0]["round"] = 1
+    core.start_round(st[0], tab)
+    seat = int(st[0]["start_player"])
+    if redeal:
+        deal_again(st, tab, seat)
+    k = core.placement_options(st[0], tab, seat, buf[0], buf[1])
+    search.plan_turn(st, tab, fns, params, np.zeros(0, dtype=np.int32), buf, seat, k)
+    return int(st[0]["search"]["prefix"][0])
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_searched_placement_does_not_depend_on_the_true_deck_order(game):
     """strong's searched first placement of a solo game, with the deck as dealt and in another
     order: the same, since every playout deals the unseen cards anew from their multiset."""
-    spec = resolve("strong:solo_playouts=8")
-    tab = game_table(data(game), [spec])
-    params = param_matrix([spec])
-    fns = (spec.choose,) * 4
-    buf = np.zeros((search.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
-    log = np.zeros(0, dtype=np.int32)
     for seed in range(3):
-        first = []
-        for redeal in (False, True):
-            st = np.zeros(search.LOOKAHEAD_STATES, dtype=STATE)
-            core.setup(st[0], tab, 1, seed)
-            st[0]["round"] = 1
-            if redeal:
-                deal_again(st, tab, 0)
-            n = core.placement_options(st[0], tab, 0, buf[0], buf[1])
-            search.plan_turn(st, tab, fns, params, log, buf, 0, n)
-            first.append(int(st[0]["search"]["prefix"][0]))
+        first = [searched_first_placement("strong:solo_playouts=8", game, 1, seed, redeal)
+                 for redeal in (False, True)]
         assert first[0] == first[1]

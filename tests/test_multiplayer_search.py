@@ -10,11 +10,10 @@ import numpy as np
 import pytest
 
 from harness import data
-from nesim.kernel import batch, core, search
-from nesim.kernel.tables import MAXOPTS, STATE
+from nesim.kernel import batch, core
 from nesim.reference import replay
 from nesim.registry import game_table, param_matrix, resolve
-from test_hidden_information import deal_again
+from test_hidden_information import searched_first_placement
 from test_kernel import assert_same_game
 from strategies.strong.learned import LEARNED_DIR as LEARNED
 
@@ -57,25 +56,9 @@ def test_a_searched_placement_depends_only_on_what_the_player_has_seen(game, n):
     """The first placement of a game of n players, searched, with the hidden cards (the deck and
     the other players' hands) as dealt and dealt anew: the same, since every playout deals what
     the player has not seen from its multiset, never from where the cards really are."""
-    spec = resolve("strong:search=6,search_sub=2")
-    tab = game_table(data(game), [spec])
-    params = param_matrix([spec] * n)
-    fns = (spec.choose,) * 4
-    buf = np.zeros((search.LOOKAHEAD_ROWS, MAXOPTS), dtype=np.int64)
-    log = np.zeros(0, dtype=np.int32)
     for seed in range(3):
-        first = []
-        for redeal in (False, True):
-            st = np.zeros(search.LOOKAHEAD_STATES, dtype=STATE)
-            core.setup(st[0], tab, n, seed)
-            st[0]["round"] = 1
-            core.start_round(st[0], tab)
-            seat = int(st[0]["start_player"])
-            if redeal:
-                deal_again(st, tab, seat)
-            k = core.placement_options(st[0], tab, seat, buf[0], buf[1])
-            search.plan_turn(st, tab, fns, params, log, buf, seat, k)
-            first.append(int(st[0]["search"]["prefix"][0]))
+        first = [searched_first_placement("strong:search=6,search_sub=2", game, n, seed, redeal)
+                 for redeal in (False, True)]
         assert first[0] == first[1]
 
 
