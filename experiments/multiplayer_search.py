@@ -20,9 +20,8 @@ import time
 import numpy as np
 from joblib import Parallel, delayed
 
-from nesim.cards import load_game
-from nesim.kernel import batch, core
-from nesim.registry import game_table, param_matrix, resolve
+from nesim.kernel import core
+from nesim.learn import play_challenger
 from nesim.stats import wilson_interval
 
 FIRST_SEED = 1_000_000
@@ -32,17 +31,9 @@ def play_seat(game: str, n: int, challenger: str, against: str, seat: int,
               seeds: np.ndarray) -> tuple[np.ndarray, float]:
     """The players table of the games in ``seeds`` with the challenger at ``seat``, and the
     seconds they took."""
-    specs = [against] * n
-    specs[seat] = challenger
-    strategies = [resolve(s) for s in specs]
-    data = load_game(game)
-    table = game_table(data, strategies)
     start = time.perf_counter()
-    res = batch.play(data, n, seeds, [s.choose for s in strategies], param_matrix(strategies),
-                     table=table)
-    took = time.perf_counter() - start
-    assert not res.games[:, 3].any(), "kernel error flags"
-    return res.players, took
+    players = play_challenger(game, n, challenger, against, seat, seeds)
+    return players, time.perf_counter() - start
 
 
 def measure(game: str, n: int, challenger: str, against: str, games: int, jobs: int) -> dict:

@@ -64,7 +64,7 @@ from nesim.kernel.api import (CTX_WORKPLACE, K_BUILD, K_DISCARD, K_KEEP, K_PLACE
                               STRATEGY_SIG, build_cards, enter_playout, in_game, in_playout,
                               leave_playout, option_card)
 from nesim.kernel.tables import LOGMAX, NCOLS, NT, R, R_ROUNDS, build_table, card_ids
-from nesim.registry import param_matrix, resolve
+from nesim.registry import game_table, param_matrix, resolve
 from nesim.stats import paired_mean_diff, wilson_interval
 from strategies.strong import PARAMS, SCRATCH_FIXED, decide
 from strategies.strong.learned import (LEARNED_BLOCK, LEARNED_FAMILIES, LEARNED_PHASES, LEARNED_ROW,
@@ -476,16 +476,27 @@ def export(args) -> None:
 
 # ------------------------------------------------------------------ duel (2-4 players)
 
+def play_challenger(game: str, players: int, spec: str, against: str, seat: int,
+                    seeds: np.ndarray, table: np.ndarray | None = None) -> np.ndarray:
+    """The players table of the games of ``seeds`` with ``spec`` at ``seat`` and ``against`` in
+    every other seat, on ``table`` (default: the one the runner builds for these strategies)."""
+    specs = [against] * players
+    specs[seat] = spec
+    chosen = [resolve(s) for s in specs]
+    data = load_game(game)
+    table = game_table(data, chosen) if table is None else table
+    res = batch.play(data, players, seeds, [s.choose for s in chosen], param_matrix(chosen),
+                     table=table)
+    assert not res.games[:, 3].any(), "kernel error flags"
+    return res.players
+
+
 def duel_slice(game: str, players: int, spec: str, against: str, offsets, seat: int,
                seeds: np.ndarray) -> np.ndarray:
     """Whether ``spec`` (reading ``offsets`` as its block of ``players`` players) won each game
     of ``seeds`` from ``seat``, the other seats playing ``against`` (which must not read them)."""
-    specs = [against] * players
-    specs[seat] = spec
-    chosen = [resolve(s) for s in specs]
-    res = batch.play(load_game(game), players, seeds, [s.choose for s in chosen],
-                     param_matrix(chosen), table=learned_table(game, offsets, players))
-    return res.players[:, seat, core.F_RANK] == 1
+    table = learned_table(game, offsets, players)
+    return play_challenger(game, players, spec, against, seat, seeds, table)[:, seat, core.F_RANK] == 1
 
 
 def duel(args) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from harness import data
 from nesim.kernel import batch, core
+from nesim.learn import play_challenger
 from nesim.reference import replay
 from nesim.registry import game_table, param_matrix, resolve
 from test_hidden_information import searched_first_placement
@@ -64,12 +65,8 @@ def test_a_searched_placement_depends_only_on_what_the_player_has_seen(game, n):
 
 def win_rate(game, n, challenger, against, seeds):
     """The challenger's share of wins with its seat rotated (game g seats it at g mod n)."""
-    wins = 0
-    for seat in range(n):
-        specs = [against] * n
-        specs[seat] = challenger
-        part = seeds[seat::n]
-        wins += int((play(game, specs, part).players[:, seat, core.F_RANK] == 1).sum())
+    wins = sum(int((play_challenger(game, n, challenger, against, seat, seeds[seat::n])
+                    [:, seat, core.F_RANK] == 1).sum()) for seat in range(n))
     return wins / len(seeds)
 
 
